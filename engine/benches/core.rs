@@ -1,0 +1,81 @@
+//! Speed of the core: flips (fast, table-free, naive), move generation and perft, each
+//! compiled for every instruction set this CPU runs, side by side in one run.
+//!
+//! `cargo bench -p engine --bench core`
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use engine::cpu::Isa;
+use engine::{isa_dispatch, isa_versions, reference, wordops, Board, Game};
+use rand::{rngs::SmallRng, SeedableRng};
+use std::hint::black_box;
+
+/// (board, square) pairs for every legal move in 40 random games (in L2 cache).
+fn sample_moves() -> Vec<(Board, u32)> {
+    let mut rng = SmallRng::seed_from_u64(7);
+    let mut sample = Vec::new();
+    for _ in 0..40 {
+        for position in Game::random(&mut rng, 60).positions {
+            for sq in position.board.legal_moves() {
+                sample.push((position.board, sq.index() as u32));
+            }
+        }
+    }
+    sample
+}
+
+isa_versions! {
+    fn fast_flips(sample: &[(Board, u32)]) -> u64 {
+        sample.iter().fold(0, |acc, (b, sq)| acc ^ engine::flip::flip(*sq as usize, b.player, b.opponent))
+    }
+
+    fn table_free_flips(sample: &[(Board, u32)]) -> u64 {
+        sample.iter().fold(0, |acc, (b, sq)| acc ^ wordops::flip(1 << sq, b.player, b.opponent))
+    }
+
+    fn move_generation(sample: &[(Board, u32)]) -> u64 {
+        sample.iter().fold(0, |acc, (b, _)| acc ^ b.moves())
+    }
+}
+
+fn flips(c: &mut Criterion) {
+    let sample = sample_moves();
+    let mut group = c.benchmark_group("flip");
+    group.throughput(Throughput::Elements(sample.len() as u64));
+    for isa in Isa::available() {
+        let id = |name: &str| BenchmarkId::new(name, format!("{isa:?}"));
+        group.bench_function(id("fast"), |b| {
+            b.iter(|| isa_dispatch!(isa, fast_flips(black_box(&sample))))
+        });
+        group.bench_function(id("table-free"), |b| {
+            b.iter(|| isa_dispatch!(isa, table_free_flips(black_box(&sample))))
+        });
+        group.bench_function(id("moves"), |b| {
+            b.iter(|| isa_dispatch!(isa, move_generation(black_box(&sample))))
+        });
+    }
+    let few = &sample[..];
+    group.throughput(Throughput::Elements(few.len() as u64));
+    group.bench_function("naive", |b| {
+        b.iter(|| {
+            few.iter().fold(0, |acc, (b, sq)| {
+                acc ^ reference::flips(b.player, b.opponent, *sq)
+            })
+        })
+    });
+    group.finish();
+}
+
+fn perft(c: &mut Criterion) {
+    let mut group = c.benchmark_group("perft");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(3_005_288));
+    for isa in Isa::available() {
+        group.bench_function(BenchmarkId::new("depth 9", format!("{isa:?}")), |b| {
+            b.iter(|| engine::perft::perft_with(isa, black_box(&Board::START), 9))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, flips, perft);
+criterion_main!(benches);

@@ -1,0 +1,80 @@
+//! `engine`: show positions, count games (perft) and, later, solve and play.
+
+mod perft;
+mod show;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "engine",
+    version,
+    about = "Othello engine: positions, perft, exact solving"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Show a position: board, side to move, legal moves.
+    Show(show::Args),
+    /// Count games of each length up to DEPTH plies (a pass is a ply).
+    Perft(perft::Args),
+}
+
+/// What can end a command: bad input (exit 2) or a failed write (a closed pipe ends quietly).
+pub enum Failure {
+    Input(String),
+    Io(io::Error),
+}
+
+impl From<engine::ParseError> for Failure {
+    fn from(e: engine::ParseError) -> Failure {
+        Failure::Input(e.to_string())
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure::Io(e)
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            eprintln!("engine: {}", first.trim_start_matches("error: "));
+            return ExitCode::from(2);
+        }
+    };
+    let mut out = io::stdout().lock();
+    let result = match cli.command {
+        Command::Show(args) => show::run(&args, &mut out),
+        Command::Perft(args) => perft::run(&args, &mut out),
+    };
+    match result.and_then(|()| out.flush().map_err(Failure::from)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Input(message)) => {
+            eprintln!("engine: {message}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Io(e)) => {
+            eprintln!("engine: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+use std::io::Write;
+use std::time::Instant;
+
+use engine::perft::perft_parallel;
+use engine::{input, Board};
+
+use crate::Failure;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Count games of 1..=DEPTH plies.
+    #[arg(value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: u32,
+    /// Start from this position (an OBF line or a move list) instead of the start position.
+    #[arg(long, allow_hyphen_values = true)]
+    board: Option<String>,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// One JSON object per depth instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(serde::Serialize)]
+struct Row {
+    depth: u32,
+    leaves: u64,
+    passes: u64,
+    finished: u64,
+    seconds: f64,
+    leaves_per_second: f64,
+}
+
+pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
+    let board = match &args.board {
+        Some(text) => input::parse_position("--board", text)?.0.position.board,
+        None => Board::START,
+    };
+    let threads = args.threads.map_or(0, |t| t as usize);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Failure::Input(format!("cannot start {threads} threads: {e}")))?;
+    if !args.json {
+        writeln!(
+            out,
+            "{:>5} {:>16} {:>12} {:>12} {:>10} {:>14}",
+            "depth", "leaves", "passes", "finished", "seconds", "leaves/s"
+        )?;
+    }
+    for depth in 1..=args.depth {
+        let start = Instant::now();
+        let counts = pool.install(|| perft_parallel(&board, depth));
+        let seconds = start.elapsed().as_secs_f64();
+        let row = Row {
+            depth,
+            leaves: counts.leaves,
+            passes: counts.passes,
+            finished: counts.finished,
+            seconds,
+            leaves_per_second: counts.leaves as f64 / seconds.max(1e-9),
+        };
+        if args.json {
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string(&row).expect("a row serialises")
+            )?;
+        } else {
+            writeln!(
+                out,
+                "{:>5} {:>16} {:>12} {:>12} {:>10.3} {:>14.0}",
+                row.depth, row.leaves, row.passes, row.finished, row.seconds, row.leaves_per_second
+            )?;
+        }
+        out.flush()?;
+    }
+    Ok(())
+}

@@ -1,0 +1,134 @@
+//! Move lists (`f5d6c3`) and games replayed from them.
+
+use rand::{Rng, RngExt};
+
+use crate::error::Spanned;
+use crate::position::{Move, Position};
+
+/// A game: the positions from the first to the last, and the move between each pair
+/// (forced passes included, whether or not the text named them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    pub positions: Vec<Position>,
+    pub moves: Vec<Move>,
+}
+
+impl Game {
+    pub fn last(&self) -> &Position {
+        self.positions.last().expect("a game has a first position")
+    }
+
+    /// Replays the move list `text` from `start`. Moves are two characters each (`f5`,
+    /// `ps`/`pa` for a pass), either case, optionally separated by spaces; a pass the rules
+    /// force may be left out. Errors carry the 0-based byte offset of the move.
+    pub fn replay(start: Position, text: &str) -> Result<Game, Spanned> {
+        let mut game = Game {
+            positions: vec![start],
+            moves: Vec::new(),
+        };
+        for (offset, mv) in parse_moves(text)? {
+            let here = *game.last();
+            if mv != Move::Pass && here.board.must_pass() {
+                game.push(Move::Pass, here.play(Move::Pass).map_err(|e| (offset, e))?);
+            }
+            let here = *game.last();
+            game.push(mv, here.play(mv).map_err(|e| (offset, e))?);
+        }
+        Ok(game)
+    }
+
+    /// A game of up to `plies` uniformly random moves from the start (fewer if it ends),
+    /// forced passes included: the source of random reachable positions for tests and data.
+    pub fn random(rng: &mut impl Rng, plies: usize) -> Game {
+        let mut game = Game {
+            positions: vec![Position::START],
+            moves: Vec::new(),
+        };
+        while game.moves.len() < plies && !game.last().board.is_game_over() {
+            let here = *game.last();
+            let legal = here.board.legal_moves();
+            let mv = match legal.len() {
+                0 => Move::Pass,
+                n => Move::Play(legal.clone().nth(rng.random_range(0..n)).expect("n moves")),
+            };
+            game.push(mv, here.play(mv).expect("a legal move"));
+        }
+        game
+    }
+
+    fn push(&mut self, mv: Move, position: Position) {
+        self.moves.push(mv);
+        self.positions.push(position);
+    }
+}
+
+/// Splits a move list into moves with their byte offsets.
+pub fn parse_moves(text: &str) -> Result<Vec<(usize, Move)>, Spanned> {
+    let mut moves = Vec::new();
+    let mut rest = text
+        .char_indices()
+        .filter(|(_, c)| !c.is_whitespace())
+        .peekable();
+    while let Some((offset, first)) = rest.next() {
+        let token: String = match rest.next() {
+            Some((_, second)) => [first, second].iter().collect(),
+            None => first.to_string(),
+        };
+        moves.push((offset, token.parse().map_err(|e| (offset, e))?));
+    }
+    Ok(moves)
+}
+
+/// The move list in its canonical form: lower case, no separators, passes as `ps`.
+pub fn format_moves(moves: &[Move]) -> String {
+    moves.iter().map(|m| m.to_string()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ParseErrorKind;
+    use rand::{rngs::SmallRng, SeedableRng};
+
+    #[test]
+    fn replays_and_formats() {
+        let game = Game::replay(Position::START, "F5d6 C3").unwrap();
+        assert_eq!(game.moves.len(), 3);
+        assert_eq!(format_moves(&game.moves), "f5d6c3");
+        assert_eq!(game.last().board.empty_count(), 57);
+    }
+
+    #[test]
+    fn reports_illegal_moves_with_offsets() {
+        let err = Game::replay(Position::START, "f5a1").unwrap_err();
+        assert_eq!(err.0, 2);
+        assert!(matches!(err.1, ParseErrorKind::IllegalMove { .. }));
+        assert_eq!(err.1.to_string(), "illegal move a1 (legal: f4 d6 f6)");
+        let err = Game::replay(Position::START, "f5 x9").unwrap_err();
+        assert_eq!(err, (3, ParseErrorKind::BadMove("x9".into())));
+        let err = Game::replay(Position::START, "f5d").unwrap_err();
+        assert_eq!(err, (2, ParseErrorKind::BadMove("d".into())));
+        let err = Game::replay(Position::START, "ps").unwrap_err();
+        assert!(matches!(err.1, ParseErrorKind::IllegalPass { .. }));
+    }
+
+    /// The shortest games end after 9 plies: nothing may follow, and a forced pass is
+    /// inserted when left out of the list.
+    #[test]
+    fn game_over_and_forced_passes() {
+        let short = Game::replay(Position::START, "d3c3b3d2e1d6d7e3f4").unwrap();
+        assert!(short.last().board.is_game_over());
+        assert!(Game::replay(Position::START, "d3c3b3d2e1d6d7e3f4a1").is_err());
+        // Random playouts until one has a forced pass; drop it from the text.
+        let mut rng = SmallRng::seed_from_u64(1);
+        let with_pass = std::iter::repeat_with(|| Game::random(&mut rng, 60))
+            .take(10_000)
+            .find(|game| game.moves.contains(&Move::Pass));
+        let Game { moves, positions } = with_pass.expect("some playout has a pass");
+        let position = *positions.last().unwrap();
+        let full = format_moves(&moves);
+        let replayed = Game::replay(Position::START, &full.replace("ps", "")).unwrap();
+        assert_eq!(replayed.moves, moves);
+        assert_eq!(replayed.last(), &position);
+    }
+}

@@ -1,0 +1,25 @@
+//! The Othello core shared by every tool of the project (rules, bitboards, formats, perft)
+//! and, on top of it, the alpha-beta engine.
+
+pub mod bitboard;
+pub mod board;
+pub mod cpu;
+pub mod display;
+pub mod error;
+pub mod flip;
+pub mod game;
+pub mod input;
+pub mod obf;
+pub mod perft;
+pub mod position;
+pub mod reference;
+pub mod square;
+pub mod wordops;
+
+pub use bitboard::Bitboard;
+pub use board::Board;
+pub use error::{ParseError, ParseErrorKind};
+pub use game::Game;
+pub use obf::Obf;
+pub use position::{Color, Move, Position};
+pub use square::Square;

@@ -1,0 +1,257 @@
+//! OBF, the one-line position format of Edax and the FFO suite:
+//! `--XXXXX--OOOXX-O-...-OOOOO-- X; G8:+18; H1:+12;` — 64 squares a1..h8 (`X` or `*` black,
+//! `O` white, `-` or `.` empty), the side to move, then optional `MOVE:SCORE` answers, each
+//! ended by `;`. `%` starts a comment. Formatting writes the canonical spelling (`X`, `O`,
+//! `-`, upper-case moves, signed scores), which parses back to the same value.
+
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+
+use crate::error::{ParseError, ParseErrorKind, Spanned};
+use crate::position::{Color, Move, Position};
+
+/// A move with its exact score for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub mv: Move,
+    pub score: i32,
+}
+
+/// One OBF position with the answers it carries (best first in the FFO files).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Obf {
+    pub position: Position,
+    pub answers: Vec<Answer>,
+}
+
+impl Obf {
+    pub fn new(position: Position) -> Obf {
+        Obf {
+            position,
+            answers: Vec::new(),
+        }
+    }
+
+    /// The best score among the answers, if any.
+    pub fn best_score(&self) -> Option<i32> {
+        self.answers.iter().map(|a| a.score).max()
+    }
+
+    /// Parses one line (a `%` comment is allowed at its end). Errors carry byte offsets.
+    pub fn parse(line: &str) -> Result<Obf, Spanned> {
+        let line = line.split('%').next().unwrap_or_default();
+        let start = line.len() - line.trim_start().len();
+        let board_end = line[start..]
+            .find(char::is_whitespace)
+            .map_or(line.len(), |i| start + i);
+        let board = &line[start..board_end];
+        let (mut black, mut white) = (0u64, 0u64);
+        let mut count = 0;
+        for (i, c) in board.char_indices() {
+            let bit = 1u64.checked_shl(count).unwrap_or(0);
+            match c {
+                'X' | 'x' | '*' => black |= bit,
+                'O' | 'o' => white |= bit,
+                '-' | '.' => {}
+                _ => return Err((start + i, ParseErrorKind::BadSquareChar(c))),
+            }
+            count += 1;
+        }
+        if count != 64 {
+            return Err((start, ParseErrorKind::BoardLength(count as usize)));
+        }
+
+        let rest = &line[board_end..];
+        let side_start = board_end + (rest.len() - rest.trim_start().len());
+        let side_end = line[side_start..]
+            .find(|c: char| c.is_whitespace() || c == ';')
+            .map_or(line.len(), |i| side_start + i);
+        let side = match &line[side_start..side_end] {
+            "X" | "x" | "*" => Color::Black,
+            "O" | "o" => Color::White,
+            "" => return Err((side_start, ParseErrorKind::MissingSide)),
+            other => return Err((side_start, ParseErrorKind::BadSide(other.to_string()))),
+        };
+
+        let mut answers = Vec::new();
+        let mut offset = side_end;
+        for (i, field) in line[side_end..].split(';').enumerate() {
+            let field_start = offset + (field.len() - field.trim_start().len());
+            offset += field.len() + 1;
+            let field = field.trim();
+            if field.is_empty() {
+                continue;
+            }
+            if i == 0 {
+                // Text between the side to move and the first ';'.
+                return Err((field_start, ParseErrorKind::BadAnswer(field.to_string())));
+            }
+            answers.push(parse_answer(field).map_err(|e| (field_start, e))?);
+        }
+        Ok(Obf {
+            position: Position::from_colors(black, white, side),
+            answers,
+        })
+    }
+}
+
+fn parse_answer(field: &str) -> Result<Answer, ParseErrorKind> {
+    let bad = || ParseErrorKind::BadAnswer(field.to_string());
+    let (mv, score) = field.split_once(':').ok_or_else(bad)?;
+    let mv = mv.trim().parse::<Move>()?;
+    let score: i64 = score.trim().parse().map_err(|_| bad())?;
+    if !(-64..=64).contains(&score) {
+        return Err(ParseErrorKind::ScoreRange(score));
+    }
+    Ok(Answer {
+        mv,
+        score: score as i32,
+    })
+}
+
+impl FromStr for Obf {
+    type Err = ParseErrorKind;
+
+    fn from_str(s: &str) -> Result<Obf, ParseErrorKind> {
+        Obf::parse(s).map_err(|(_, kind)| kind)
+    }
+}
+
+impl fmt::Display for Obf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (black, white) = self.position.discs();
+        for sq in 0..64 {
+            let c = if black >> sq & 1 != 0 {
+                'X'
+            } else if white >> sq & 1 != 0 {
+                'O'
+            } else {
+                '-'
+            };
+            f.write_fmt(format_args!("{c}"))?;
+        }
+        write!(f, " {};", self.position.side.symbol())?;
+        for answer in &self.answers {
+            let mv = answer.mv.to_string().to_uppercase();
+            write!(f, " {mv}:{:+};", answer.score)?;
+        }
+        Ok(())
+    }
+}
+
+/// The 1-based character column of byte `offset` in `line`.
+pub fn column(line: &str, offset: usize) -> usize {
+    line.get(..offset).map_or(offset, |s| s.chars().count()) + 1
+}
+
+/// Parses every position in `text`, skipping blank and comment lines; `source` names the
+/// text in errors. Returns each position with its 1-based line number.
+pub fn parse_text(source: &str, text: &str) -> Result<Vec<(usize, Obf)>, ParseError> {
+    let mut positions = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let content = line.split('%').next().unwrap_or_default();
+        if content.trim().is_empty() {
+            continue;
+        }
+        let obf = Obf::parse(line)
+            .map_err(|(offset, kind)| ParseError::new(source, i + 1, column(line, offset), kind))?;
+        positions.push((i + 1, obf));
+    }
+    Ok(positions)
+}
+
+/// Reads and parses an OBF file.
+pub fn read_file(path: &Path) -> Result<Vec<(usize, Obf)>, ParseError> {
+    let source = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ParseError::new(&source, 0, 0, ParseErrorKind::Io(e.to_string())))?;
+    parse_text(&source, &text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
+
+    #[test]
+    fn ffo_line_round_trips() {
+        let obf: Obf = FFO_1.parse().unwrap();
+        assert_eq!(obf.position.side, Color::Black);
+        assert_eq!(obf.position.board.empty_count(), 14);
+        assert_eq!(obf.answers.len(), 8);
+        assert_eq!(obf.answers[0].mv, Move::Play("g8".parse().unwrap()));
+        assert_eq!(obf.best_score(), Some(18));
+        assert_eq!(obf.to_string(), FFO_1);
+    }
+
+    #[test]
+    fn accepts_alternative_spellings() {
+        let start = "---------------------------OX------XO--------------------------- X";
+        let obf: Obf = start.parse().unwrap();
+        assert_eq!(obf.position, Position::START);
+        let dotted = start.replace('-', ".").replace('X', "*");
+        assert_eq!(dotted.parse::<Obf>().unwrap(), obf);
+        let white = format!("{} O; % a comment", &start[..64]);
+        let obf: Obf = white.parse().unwrap();
+        assert_eq!(obf.position.board, Board::START.pass());
+        assert_eq!(obf.to_string(), format!("{} O;", &start[..64]));
+    }
+
+    #[test]
+    fn errors_point_at_the_problem() {
+        let start = "---------------------------OX------XO---------------------------";
+        let cases = [
+            (
+                format!("{start} Z"),
+                66,
+                "side to move must be X or O, found \"Z\"",
+            ),
+            (
+                start.to_string(),
+                65,
+                "missing side to move (X or O) after the 64 squares",
+            ),
+            (format!("{} X", &start[1..]), 1, "board has 63 squares"),
+            (
+                format!("{}Q{} X", &start[..10], &start[11..]),
+                11,
+                "unexpected 'Q'",
+            ),
+            (
+                format!("{start} X; G8:+99;"),
+                69,
+                "score 99 is out of range",
+            ),
+            (format!("{start} X; G9:+1;"), 69, "\"G9\" is not a move"),
+            (format!("{start} X; G8+1;"), 69, "answer field \"G8+1\""),
+            (
+                format!("{start} X junk; G8:+1;"),
+                68,
+                "answer field \"junk\"",
+            ),
+        ];
+        for (line, col, message) in cases {
+            let err = parse_text("f.obf", &format!("% header\n{line}\n")).unwrap_err();
+            assert_eq!((err.line, err.column), (2, col), "{line}");
+            assert!(
+                err.to_string()
+                    .starts_with(&format!("f.obf:2:{col}: {message}")),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn parse_text_skips_blank_and_comment_lines() {
+        let text = format!("% first\n\n{FFO_1}\n   % indented comment\n{FFO_1}\n");
+        let lines: Vec<usize> = parse_text("t", &text)
+            .unwrap()
+            .iter()
+            .map(|p| p.0)
+            .collect();
+        assert_eq!(lines, [3, 5]);
+    }
+}

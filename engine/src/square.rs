@@ -1,0 +1,111 @@
+//! Squares a1..h8, numbered as in Edax: bit 0 = a1, bit 7 = h1, bit 63 = h8.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::ParseErrorKind;
+
+/// One of the 64 squares; `index = 8 * rank + file` with file a = 0 and rank 1 = 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Square(u8);
+
+impl Square {
+    pub const A1: Square = Square(0);
+    pub const D4: Square = Square(27);
+    pub const E4: Square = Square(28);
+    pub const D5: Square = Square(35);
+    pub const E5: Square = Square(36);
+    pub const F5: Square = Square(37);
+    pub const H8: Square = Square(63);
+
+    /// The square with this index; `None` unless `index < 64`.
+    pub const fn new(index: u32) -> Option<Square> {
+        if index < 64 {
+            Some(Square(index as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The square at `file` (0 = a) and `rank` (0 = rank 1); both must be below 8.
+    pub const fn from_coords(file: u32, rank: u32) -> Option<Square> {
+        if file < 8 && rank < 8 {
+            Some(Square((rank * 8 + file) as u8))
+        } else {
+            None
+        }
+    }
+
+    /// Every square, a1 first and h8 last.
+    pub fn all() -> impl Iterator<Item = Square> {
+        (0..64).map(Square)
+    }
+
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    pub const fn file(self) -> u32 {
+        self.0 as u32 % 8
+    }
+
+    pub const fn rank(self) -> u32 {
+        self.0 as u32 / 8
+    }
+
+    /// The one-bit bitboard of this square.
+    pub const fn bit(self) -> u64 {
+        1u64 << self.0
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let file = (b'a' + self.file() as u8) as char;
+        let rank = (b'1' + self.rank() as u8) as char;
+        write!(f, "{file}{rank}")
+    }
+}
+
+impl FromStr for Square {
+    type Err = ParseErrorKind;
+
+    /// Parses `a1`..`h8`, either case.
+    fn from_str(s: &str) -> Result<Square, ParseErrorKind> {
+        let bytes = s.as_bytes();
+        if bytes.len() == 2 {
+            let file = bytes[0].to_ascii_lowercase().wrapping_sub(b'a');
+            let rank = bytes[1].wrapping_sub(b'1');
+            if let Some(sq) = Square::from_coords(file as u32, rank as u32) {
+                return Ok(sq);
+            }
+        }
+        Err(ParseErrorKind::BadSquare(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for sq in Square::all() {
+            let name = sq.to_string();
+            assert_eq!(name.parse::<Square>(), Ok(sq));
+            assert_eq!(name.to_uppercase().parse::<Square>(), Ok(sq));
+        }
+        assert_eq!(Square::A1.to_string(), "a1");
+        assert_eq!(Square::H8.to_string(), "h8");
+        assert_eq!(Square::new(7).unwrap().to_string(), "h1");
+        assert_eq!(Square::F5.to_string(), "f5");
+    }
+
+    #[test]
+    fn rejects_bad_names() {
+        for bad in ["", "a", "a0", "a9", "i1", "1a", "a10", "é1"] {
+            assert!(bad.parse::<Square>().is_err(), "{bad}");
+        }
+        assert_eq!(Square::new(64), None);
+    }
+}

@@ -1,0 +1,166 @@
+//! The `engine` binary as a user runs it: output formats, exit codes, one-line errors.
+
+use std::process::{Command, Output};
+
+fn engine(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(args)
+        .output()
+        .expect("engine runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("utf-8 output")
+}
+
+fn problems(name: &str) -> String {
+    format!("{}/../problems/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn perft_json_prints_the_published_counts() {
+    let output = engine(&["perft", "11", "--json"]);
+    assert!(output.status.success());
+    let rows: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    let leaves: Vec<u64> = rows.iter().map(|r| r["leaves"].as_u64().unwrap()).collect();
+    assert_eq!(
+        leaves,
+        [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571056, 212258216]
+    );
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row["depth"], i as u64 + 1);
+        for key in ["passes", "finished", "seconds"] {
+            assert!(row.get(key).is_some(), "{key}");
+        }
+    }
+    assert_eq!(rows[10]["finished"], 584);
+}
+
+#[test]
+fn perft_from_a_board() {
+    // After f5, white has three moves and black twelve replies in all.
+    let output = engine(&["perft", "2", "--board", "f5", "--threads", "1"]);
+    assert!(output.status.success());
+    let table = stdout(&output);
+    let rows: Vec<&str> = table.lines().collect();
+    assert!(rows[0].contains("leaves"));
+    assert_eq!(rows[1].split_whitespace().nth(1), Some("3"), "{table}");
+    assert_eq!(rows[2].split_whitespace().nth(1), Some("14"), "{table}");
+}
+
+#[test]
+fn show_every_ffo_position() {
+    for file in [
+        "fforum-1-19.obf",
+        "fforum-20-39.obf",
+        "fforum-40-59.obf",
+        "fforum-60-79.obf",
+    ] {
+        let text = std::fs::read_to_string(problems(file)).unwrap();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let output = engine(&["show", line]);
+            assert!(output.status.success(), "{line}");
+            let shown = stdout(&output);
+            // The OBF line shown back is the input's canonical form, answers included.
+            assert!(shown.contains(&format!("obf: {line}")), "{shown}");
+            assert!(shown.contains("legal moves ("), "{shown}");
+        }
+        let output = engine(&["show", &problems(file)]);
+        assert!(output.status.success());
+        assert!(stdout(&output).matches("obf: ").count() >= 19);
+    }
+}
+
+#[test]
+fn show_a_move_list() {
+    let output = engine(&["show", "F5d6C3"]);
+    assert!(output.status.success());
+    let shown = stdout(&output);
+    assert!(shown.contains("moves: f5d6c3 (3 plies)"), "{shown}");
+    assert!(shown.contains("white (O) to move"), "{shown}");
+    let over = stdout(&engine(&["show", "d3c3b3d2e1d6d7e3f4"]));
+    assert!(over.contains("game over: final score -64"), "{over}");
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_status_2() {
+    let empty = "-".repeat(64);
+    let start = "---------------------------OX------XO---------------------------";
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["show".into(), "f5 a1".into()],
+            "position:1:4: illegal move a1",
+        ),
+        (
+            vec!["show".into(), format!("{start} Q")],
+            "position:1:66: side to move",
+        ),
+        (
+            vec!["show".into(), format!("{empty} X")],
+            "impossible position: centre square d4",
+        ),
+        (
+            vec!["show".into(), format!("{start} X; A1:+70;")],
+            "out of range",
+        ),
+        (vec!["perft".into(), "0".into()], "0 is not in 1..=60"),
+        (vec!["perft".into(), "x".into()], "invalid value 'x'"),
+        (
+            vec!["perft".into(), "3".into(), "--board".into(), "zz".into()],
+            "--board:1:1:",
+        ),
+        (
+            vec!["perft".into(), "3".into(), "--nope".into()],
+            "unexpected argument",
+        ),
+        (vec!["frobnicate".into()], "unrecognized subcommand"),
+    ];
+    for (args, message) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let output = engine(&args);
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn bad_file_names_the_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("engine-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.obf");
+    let start = "---------------------------OX------XO---------------------------";
+    std::fs::write(&path, format!("% comment\n{start} X;\n{start} X; G8+1;\n")).unwrap();
+    let output = engine(&["show", path.to_str().unwrap()]);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let expected = format!(
+        "engine: {}:3:69: answer field \"G8+1\" is not MOVE:SCORE",
+        path.display()
+    );
+    assert_eq!(stderr.trim(), expected);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn perft_board_accepts_obf_lines_starting_with_a_dash() {
+    let line = std::fs::read_to_string(problems("fforum-1-19.obf")).unwrap();
+    let first = line.lines().next().unwrap();
+    let output = engine(&["perft", "1", "--board", first, "--json"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // FFO #1 lists 8 moves with their scores: black has exactly those 8.
+    assert!(
+        stdout(&output).contains("\"leaves\":8"),
+        "{}",
+        stdout(&output)
+    );
+}
