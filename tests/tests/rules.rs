@@ -30,8 +30,8 @@ fn check_board(board: &Board) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    // 17,000 games of about 60 positions each: over 10^6 reachable positions.
-    #![proptest_config(ProptestConfig::with_cases(17_000))]
+    // 20,000 games of about 61 positions each: over 10^6 reachable positions.
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
 
     #[test]
     fn reachable_positions(seed in any::<u64>()) {
