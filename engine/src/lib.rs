@@ -13,6 +13,7 @@ pub mod obf;
 pub mod perft;
 pub mod position;
 pub mod reference;
+pub mod search;
 pub mod square;
 pub mod wordops;
 

@@ -164,3 +164,91 @@ fn perft_board_accepts_obf_lines_starting_with_a_dash() {
         stdout(&output)
     );
 }
+
+#[test]
+fn solve_prints_rows_json_and_checks_answers() {
+    let output = engine(&["solve", &problems("fforum-1-19.obf"), "--hash-mb", "16"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let table = stdout(&output);
+    assert_eq!(table.lines().count(), 1 + 19 + 1, "{table}");
+    assert!(
+        table
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("total: 19 positions"),
+        "{table}"
+    );
+    assert!(table.contains("0 mismatches"), "{table}");
+
+    let output = engine(&[
+        "solve",
+        &problems("fforum-1-19.obf"),
+        "--json",
+        "--shard",
+        "2/3",
+    ]);
+    assert!(output.status.success());
+    let rows: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let indices: Vec<u64> = rows.iter().filter_map(|r| r["index"].as_u64()).collect();
+    assert_eq!(indices, [2, 5, 8, 11, 14, 17]);
+    for key in [
+        "empties",
+        "score",
+        "best_move",
+        "nodes",
+        "seconds",
+        "pv",
+        "expected_ok",
+    ] {
+        assert!(rows[0].get(key).is_some(), "{key}");
+    }
+    assert_eq!(rows[0]["score"], 10);
+    assert_eq!(rows[0]["best_move"], "a4");
+    assert_eq!(rows.last().unwrap()["summary"], true);
+}
+
+#[test]
+fn solve_reports_mismatches_with_status_1() {
+    // FFO #1 is +18 by g8; claim +20 instead.
+    let line = std::fs::read_to_string(problems("fforum-1-19.obf")).unwrap();
+    let wrong = line.lines().next().unwrap().replace("G8:+18", "G8:+20");
+    let output = engine(&["solve", "--board", &wrong]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("MISMATCH"));
+    let output = engine(&["solve", "--board", &wrong, "--wld", "--json"]);
+    assert_eq!(output.status.code(), Some(0), "the sign still agrees");
+    assert!(stdout(&output).contains("\"score\":1"));
+}
+
+#[test]
+fn solve_rejects_bad_options() {
+    for (args, message) in [
+        (
+            vec!["solve", "--board", "f5", "--hash-mb", "0"],
+            "0 is not in 1..=65536",
+        ),
+        (
+            vec!["solve", "--board", "f5", "--shard", "4/3"],
+            "shard must be I/N",
+        ),
+        (
+            vec!["solve", "/no/such/file.obf"],
+            "/no/such/file.obf: No such file",
+        ),
+        (vec!["solve"], "required"),
+    ] {
+        let output = engine(&args);
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}

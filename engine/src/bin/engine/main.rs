@@ -2,6 +2,7 @@
 
 mod perft;
 mod show;
+mod solve;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -25,11 +26,16 @@ enum Command {
     Show(show::Args),
     /// Count games of each length up to DEPTH plies (a pass is a ply).
     Perft(perft::Args),
+    /// Exact final score and best move of endgame positions.
+    Solve(solve::Args),
 }
 
-/// What can end a command: bad input (exit 2) or a failed write (a closed pipe ends quietly).
+/// What can end a command: bad input (exit 2), answers that disagree with the expected
+/// ones (exit 1), an interrupt (exit 130), or a failed write (a closed pipe ends quietly).
 pub enum Failure {
     Input(String),
+    Mismatch(usize),
+    Interrupted,
     Io(io::Error),
 }
 
@@ -64,6 +70,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Show(args) => show::run(&args, &mut out),
         Command::Perft(args) => perft::run(&args, &mut out),
+        Command::Solve(args) => solve::run(&args, &mut out),
     };
     match result.and_then(|()| out.flush().map_err(Failure::from)) {
         Ok(()) => ExitCode::SUCCESS,
@@ -71,6 +78,11 @@ fn main() -> ExitCode {
             eprintln!("engine: {message}");
             ExitCode::from(2)
         }
+        Err(Failure::Mismatch(n)) => {
+            eprintln!("engine: {n} answers differ from the expected ones");
+            ExitCode::from(1)
+        }
+        Err(Failure::Interrupted) => ExitCode::from(130),
         Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Failure::Io(e)) => {
             eprintln!("engine: {e}");

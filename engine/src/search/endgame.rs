@@ -1,0 +1,280 @@
+//! Exact endgame search: negamax with null-window searches (NWS) below principal-variation
+//! (PVS) nodes, fail-soft, scores in discs from -64 to 64.
+//!
+//! Stages by number of empties, as in Edax:
+//! - 1: `solve1` counts the flips of the last move without making it;
+//! - 2..=4: `solve_few` tries the empty squares directly, odd quadrants first (parity);
+//! - 5..=`SHALLOW`: `nws_shallow`, move generation and parity ordering, no table;
+//! - above: `nws_table`, with the transposition table and fastest-first ordering.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::cpu::Isa;
+use crate::flip::flip;
+use crate::search::ordering::{odd_quadrants, MoveList};
+use crate::search::tt::{Bounds, TranspositionTable, NO_MOVE};
+use crate::{isa_dispatch, isa_versions, Square};
+
+/// Empties at and below which the table is not used (its probes cost more than they save).
+pub const SHALLOW: u32 = 7;
+
+/// What one search (one thread) carries down the tree.
+pub struct Search<'a> {
+    pub tt: &'a TranspositionTable,
+    pub nodes: u64,
+    /// Set from outside (Ctrl-C, another thread done) to abandon the search; results of an
+    /// abandoned search are meaningless and must be discarded by the caller.
+    pub stop: &'a AtomicBool,
+}
+
+impl<'a> Search<'a> {
+    pub fn new(tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Search<'a> {
+        Search { tt, nodes: 0, stop }
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Relaxed)
+    }
+}
+
+/// The exact score with one empty square `x` left.
+#[inline(always)]
+fn solve1(board: &Board, x: usize) -> i32 {
+    let p = board.player.count_ones() as i32;
+    let flipped = flip(x, board.player, board.opponent).count_ones() as i32;
+    if flipped > 0 {
+        return 2 * (p + flipped + 1) - 64;
+    }
+    let flipped = flip(x, board.opponent, board.player).count_ones() as i32;
+    if flipped > 0 {
+        return 2 * (p - flipped) - 64;
+    }
+    // Nobody can play: the empty square goes to the winner (63 discs: no draw).
+    if 2 * p > 63 {
+        2 * p - 62
+    } else {
+        2 * p - 64
+    }
+}
+
+isa_versions! {
+    /// Null-window search with 2..=4 empties: is the score above `alpha`? Fail-soft.
+    fn solve_few(s: &mut Search, board: &Board, alpha: i32, empties: u32) -> i32 {
+        let e = board.empties();
+        if empties == 1 {
+            return solve1(board, e.trailing_zeros() as usize);
+        }
+        let odd = odd_quadrants(e);
+        let mut best = -65;
+        for sq in Bitboard(e & odd).chain(Bitboard(e & !odd)) {
+            let flipped = flip(sq.index(), board.player, board.opponent);
+            if flipped != 0 {
+                s.nodes += 1;
+                let child = board.play_flips(sq, flipped);
+                let score = -solve_few(s, &child, -alpha - 1, empties - 1);
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        return score;
+                    }
+                }
+            }
+        }
+        if best == -65 {
+            let passed = board.pass();
+            if passed.moves() == 0 {
+                return board.final_score();
+            }
+            return -solve_few(s, &passed, -alpha - 1, empties);
+        }
+        best
+    }
+
+    /// Null-window search with 5..=SHALLOW empties: legal moves, odd quadrants first.
+    fn nws_shallow(s: &mut Search, board: &Board, alpha: i32, empties: u32) -> i32 {
+        if let Some(bound) = outside_score_range(alpha) {
+            return bound;
+        }
+        if empties <= 4 {
+            return solve_few(s, board, alpha, empties);
+        }
+        let moves = board.moves();
+        if moves == 0 {
+            let passed = board.pass();
+            if passed.moves() == 0 {
+                return board.final_score();
+            }
+            return -nws_shallow(s, &passed, -alpha - 1, empties);
+        }
+        let odd = odd_quadrants(board.empties());
+        let mut best = -65;
+        for sq in Bitboard(moves & odd).chain(Bitboard(moves & !odd)) {
+            s.nodes += 1;
+            let child = board.play_flips(sq, board.flips(sq));
+            let score = -nws_shallow(s, &child, -alpha - 1, empties - 1);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    return score;
+                }
+            }
+        }
+        best
+    }
+
+    /// Null-window search with the transposition table: is the score above `alpha`?
+    fn nws_table(s: &mut Search, board: &Board, alpha: i32, empties: u32) -> i32 {
+        if empties <= SHALLOW {
+            return nws_shallow(s, board, alpha, empties);
+        }
+        if let Some(bound) = outside_score_range(alpha) {
+            return bound;
+        }
+        if s.stopped() {
+            return 0;
+        }
+        let stored = s.tt.probe(board);
+        let mut hash_move = NO_MOVE;
+        if let Some(b) = stored {
+            if b.lower > alpha {
+                return b.lower;
+            }
+            if b.upper <= alpha {
+                return b.upper;
+            }
+            hash_move = b.best;
+        }
+        let moves = board.moves();
+        if moves == 0 {
+            let passed = board.pass();
+            if passed.moves() == 0 {
+                return board.final_score();
+            }
+            return -nws_table(s, &passed, -alpha - 1, empties);
+        }
+        let nodes_before = s.nodes;
+        let mut list = MoveList::new(board, moves, hash_move);
+        let mut best = -65;
+        let mut best_move = NO_MOVE;
+        while let Some((sq, child)) = list.next_best() {
+            s.nodes += 1;
+            let score = -nws_table(s, &child, -alpha - 1, empties - 1);
+            if score > best {
+                best = score;
+                best_move = sq.index() as u8;
+                if score > alpha {
+                    break;
+                }
+            }
+        }
+        if s.stopped() {
+            return 0;
+        }
+        let bounds = if best > alpha {
+            Bounds { lower: best, upper: 64, best: best_move }
+        } else {
+            Bounds { lower: -64, upper: best, best: best_move }
+        };
+        s.tt.store(board, empties, tighten(bounds, stored), s.nodes - nodes_before);
+        best
+    }
+
+    /// Principal-variation search in the window (`alpha`, `beta`): the first move with the
+    /// full window, the others with a null window and a re-search when they beat `alpha`.
+    /// Returns the score and the best move (`None` for a pass or the end of the game).
+    fn pvs(s: &mut Search, board: &Board, alpha: i32, beta: i32, empties: u32) -> (i32, Option<Square>) {
+        let moves = board.moves();
+        if moves == 0 {
+            let passed = board.pass();
+            if passed.moves() == 0 {
+                return (board.final_score(), None);
+            }
+            return (-pvs(s, &passed, -beta, -alpha, empties).0, None);
+        }
+        if empties == 1 {
+            return (solve1(board, board.empties().trailing_zeros() as usize), Square::new(moves.trailing_zeros()));
+        }
+        let stored = s.tt.probe(board);
+        let hash_move = stored.map_or(NO_MOVE, |b| b.best);
+        let nodes_before = s.nodes;
+        let mut list = MoveList::new(board, moves, hash_move);
+        let (mut alpha, mut best, mut best_move) = (alpha, -65, None);
+        let original_alpha = alpha;
+        while let Some((sq, child)) = list.next_best() {
+            s.nodes += 1;
+            let mut score;
+            if best_move.is_none() {
+                score = -pvs(s, &child, -beta, -alpha, empties - 1).0;
+            } else {
+                score = -nws_table(s, &child, -alpha - 1, empties - 1);
+                if score > alpha && score < beta {
+                    score = -pvs(s, &child, -beta, -score, empties - 1).0;
+                }
+            }
+            if s.stopped() {
+                return (0, None);
+            }
+            if score > best {
+                best = score;
+                best_move = Some(sq);
+                if score >= beta {
+                    break;
+                }
+                alpha = alpha.max(score);
+            }
+        }
+        let best_index = best_move.map_or(NO_MOVE, |sq| sq.index() as u8);
+        let bounds = if best >= beta {
+            Bounds { lower: best, upper: 64, best: best_index }
+        } else if best > original_alpha {
+            Bounds { lower: best, upper: best, best: best_index }
+        } else {
+            Bounds { lower: -64, upper: best, best: best_index }
+        };
+        s.tt.store(board, empties, tighten(bounds, stored), s.nodes - nodes_before);
+        (best, best_move)
+    }
+}
+
+/// For a null window at `alpha` beyond the possible scores, the answer without a search
+/// (else proving "no score exceeds 64" would take a full-width tree).
+#[inline(always)]
+fn outside_score_range(alpha: i32) -> Option<i32> {
+    if alpha >= 64 {
+        Some(64)
+    } else if alpha < -64 {
+        Some(-64)
+    } else {
+        None
+    }
+}
+
+/// New bounds intersected with what the table already knew.
+fn tighten(new: Bounds, old: Option<Bounds>) -> Bounds {
+    match old {
+        Some(old) if old.lower.max(new.lower) <= old.upper.min(new.upper) => Bounds {
+            lower: old.lower.max(new.lower),
+            upper: old.upper.min(new.upper),
+            best: new.best,
+        },
+        _ => new,
+    }
+}
+
+/// [`pvs`] compiled for `isa` (one this CPU runs).
+pub fn pvs_with(
+    isa: Isa,
+    s: &mut Search,
+    board: &Board,
+    alpha: i32,
+    beta: i32,
+) -> (i32, Option<Square>) {
+    isa_dispatch!(isa, pvs(s, board, alpha, beta, board.empty_count()))
+}
+
+/// [`nws_table`] compiled for `isa`: a score `> alpha` or `<= alpha`, fail-soft.
+pub fn nws_with(isa: Isa, s: &mut Search, board: &Board, alpha: i32) -> i32 {
+    isa_dispatch!(isa, nws_table(s, board, alpha, board.empty_count()))
+}

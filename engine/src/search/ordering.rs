@@ -1,0 +1,101 @@
+//! Move ordering: which move to search first.
+
+use arrayvec::ArrayVec;
+
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::square::Square;
+
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0f0f_0f0f,
+    0x0000_0000_f0f0_f0f0,
+    0x0f0f_0f0f_0000_0000,
+    0xf0f0_f0f0_0000_0000,
+];
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// The quadrants holding an odd number of the `empties`: playing there first tends to leave
+/// the last move of each region to us (parity).
+#[inline(always)]
+pub fn odd_quadrants(empties: u64) -> u64 {
+    QUADRANTS
+        .iter()
+        .filter(|&&q| (empties & q).count_ones() & 1 == 1)
+        .fold(0, |acc, q| acc | q)
+}
+
+/// The legal moves of a position with their children, handed out best first.
+pub struct MoveList {
+    /// (move, child, ordering score); at most one per square, never initialised beyond use.
+    entries: ArrayVec<(Square, Board, i32), 64>,
+}
+
+impl MoveList {
+    /// Scores every move: the hash move first, then moves that leave the opponent no
+    /// discs, then fastest first (fewest opponent replies, corners counted twice), with a
+    /// bonus for odd quadrants.
+    #[inline(always)]
+    pub fn new(board: &Board, moves: u64, hash_move: u8) -> MoveList {
+        let mut list = MoveList {
+            entries: ArrayVec::new(),
+        };
+        let odd = odd_quadrants(board.empties());
+        for sq in Bitboard(moves) {
+            let child = board.play_flips(sq, board.flips(sq));
+            let score = if sq.index() as u8 == hash_move {
+                1 << 30
+            } else if child.player == 0 {
+                1 << 29
+            } else {
+                let replies = child.moves();
+                let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                let parity = (odd & sq.bit() != 0) as i32;
+                -(mobility << 4) + (parity << 2)
+            };
+            list.entries.push((sq, child, score));
+        }
+        list
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Removes and returns the best remaining move (selection: cut-offs usually come
+    /// early, so sorting the whole list would be wasted).
+    #[inline(always)]
+    pub fn next_best(&mut self) -> Option<(Square, Board)> {
+        let best = (0..self.entries.len()).max_by_key(|&i| self.entries[i].2)?;
+        let (sq, child, _) = self.entries.swap_remove(best);
+        Some((sq, child))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parity_quadrants() {
+        assert_eq!(odd_quadrants(0), 0);
+        assert_eq!(odd_quadrants(1), QUADRANTS[0]);
+        assert_eq!(odd_quadrants(1 | 1 << 1), 0);
+        assert_eq!(odd_quadrants(1 << 63 | 1 << 7), QUADRANTS[1] | QUADRANTS[3]);
+    }
+
+    #[test]
+    fn hash_move_comes_first_and_all_moves_come_out() {
+        let board = Board::START;
+        let mut list = MoveList::new(&board, board.moves(), 37);
+        assert_eq!(list.len(), 4);
+        assert_eq!(list.next_best().unwrap().0.to_string(), "f5");
+        let rest: Bitboard = std::iter::from_fn(|| list.next_best().map(|m| m.0)).collect();
+        assert_eq!(rest.to_string(), "d3 c4 e6");
+        assert!(list.is_empty());
+    }
+}

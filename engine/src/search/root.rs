@@ -1,0 +1,116 @@
+//! The root of an exact solve: score, best move and a principal variation that is checked
+//! move by move.
+
+use std::sync::atomic::AtomicBool;
+
+use crate::board::Board;
+use crate::cpu::Isa;
+use crate::position::Move;
+use crate::search::endgame::{nws_with, pvs_with, Search};
+use crate::search::ordering::MoveList;
+use crate::search::tt::{TranspositionTable, NO_MOVE};
+
+/// The result of solving one position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Exact score for the side to move; with a narrowed window, the fail-soft bound.
+    pub score: i32,
+    /// A move reaching the score (`Pass` when the side to move must pass, `None` at the
+    /// end of the game).
+    pub best_move: Option<Move>,
+    /// Moves from the position on, each checked to keep the score.
+    pub pv: Vec<Move>,
+    pub nodes: u64,
+}
+
+/// An exact endgame solver with its transposition table.
+pub struct Solver {
+    tt: TranspositionTable,
+    isa: Isa,
+}
+
+impl Solver {
+    pub fn new(hash_mb: usize) -> Solver {
+        Solver {
+            tt: TranspositionTable::new(hash_mb),
+            isa: Isa::detect(),
+        }
+    }
+
+    /// Compiled for `isa` rather than the best one (for tests and benchmarks).
+    pub fn with_isa(mut self, isa: Isa) -> Solver {
+        self.isa = isa;
+        self
+    }
+
+    pub fn table_bytes(&self) -> usize {
+        self.tt.size_bytes()
+    }
+
+    /// Solves `board` in the window (`alpha`, `beta`): the exact score when it lies strictly
+    /// inside, else a bound beyond the window edge. `None` if `stop` was raised.
+    pub fn solve(
+        &self,
+        board: &Board,
+        alpha: i32,
+        beta: i32,
+        stop: &AtomicBool,
+    ) -> Option<Solution> {
+        self.tt.new_generation();
+        let mut search = Search::new(&self.tt, stop);
+        let (score, square) = pvs_with(self.isa, &mut search, board, alpha, beta);
+        if search.stopped() {
+            return None;
+        }
+        let best_move = match square {
+            Some(sq) => Some(Move::Play(sq)),
+            None if board.is_game_over() => None,
+            None => Some(Move::Pass),
+        };
+        let pv = if alpha < score && score < beta {
+            self.principal_variation(&mut search, board, score)?
+        } else {
+            best_move.into_iter().collect()
+        };
+        Some(Solution {
+            score,
+            best_move,
+            pv,
+            nodes: search.nodes,
+        })
+    }
+
+    /// The moves that keep the exact `score` from `board` to the end: each step takes the
+    /// first child (table move first) whose score a null-window search proves to be
+    /// `-score`.
+    fn principal_variation(
+        &self,
+        search: &mut Search,
+        board: &Board,
+        mut score: i32,
+    ) -> Option<Vec<Move>> {
+        let mut pv = Vec::new();
+        let mut board = *board;
+        while !board.is_game_over() {
+            let moves = board.moves();
+            if moves == 0 {
+                pv.push(Move::Pass);
+                board = board.pass();
+                score = -score;
+                continue;
+            }
+            let hash_move = self.tt.probe(&board).map_or(NO_MOVE, |b| b.best);
+            let mut list = MoveList::new(&board, moves, hash_move);
+            // Every child scores at least -score; the PV child scores no more than that.
+            let (sq, child) = std::iter::from_fn(|| list.next_best())
+                .find(|(_, child)| nws_with(self.isa, search, child, -score) <= -score)?;
+            if search.stopped() {
+                return None;
+            }
+            pv.push(Move::Play(sq));
+            board = child;
+            score = -score;
+        }
+        Some(pv)
+    }
+}

@@ -1,0 +1,130 @@
+//! The exact solver against the FFO answers, against a naive minimax on random endgames,
+//! its win/draw/loss mode against its exact scores, and every principal variation replayed.
+
+use std::sync::atomic::AtomicBool;
+
+use engine::cpu::Isa;
+use engine::search::Solver;
+use engine::{input, Board, Game, Move};
+use othello_tests::problem_file;
+use rand::{rngs::SmallRng, RngExt, SeedableRng};
+
+/// The score at the end of `pv` played from `board`, for the side to move at `board`.
+fn replay_pv(board: &Board, pv: &[Move]) -> i32 {
+    let mut b = *board;
+    for (ply, mv) in pv.iter().enumerate() {
+        b = match mv {
+            Move::Pass => {
+                assert_eq!(b.moves(), 0, "pass at ply {ply} while moves exist");
+                b.pass()
+            }
+            Move::Play(sq) => b
+                .play(*sq)
+                .unwrap_or_else(|| panic!("illegal {sq} at ply {ply}")),
+        };
+    }
+    assert!(b.is_game_over(), "the PV ends the game");
+    if pv.len().is_multiple_of(2) {
+        b.final_score()
+    } else {
+        -b.final_score()
+    }
+}
+
+/// Plain negamax with alpha-beta over the core's rules: no table, no ordering, no shared
+/// code with the solver.
+fn minimax(board: &Board, mut alpha: i32, beta: i32) -> i32 {
+    let moves = board.legal_moves();
+    if moves.is_empty() {
+        return if board.pass().moves() == 0 {
+            board.final_score()
+        } else {
+            -minimax(&board.pass(), -beta, -alpha)
+        };
+    }
+    let mut best = -65;
+    for sq in moves {
+        let score = -minimax(&board.play(sq).unwrap(), -beta, -alpha);
+        best = best.max(score);
+        alpha = alpha.max(score);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+fn check_ffo_file(name: &str) {
+    let solver = Solver::new(64);
+    let stop = AtomicBool::new(false);
+    for (line, obf) in input::read_obf_file(&problem_file(name)).unwrap() {
+        let board = obf.position.board;
+        let best = obf.best_score().unwrap();
+        let solution = solver.solve(&board, -65, 65, &stop).unwrap();
+        assert_eq!(solution.score, best, "{name}:{line} score");
+        let listed = obf
+            .answers
+            .iter()
+            .find(|a| Some(a.mv) == solution.best_move);
+        assert_eq!(
+            listed.map(|a| a.score),
+            Some(best),
+            "{name}:{line} move {:?}",
+            solution.best_move
+        );
+        assert_eq!(replay_pv(&board, &solution.pv), best, "{name}:{line} pv");
+        let wld = solver.solve(&board, -1, 1, &stop).unwrap();
+        assert_eq!(wld.score.signum(), best.signum(), "{name}:{line} wld");
+    }
+}
+
+#[test]
+fn ffo_1_to_19() {
+    check_ffo_file("fforum-1-19.obf");
+}
+
+#[test]
+fn ffo_20_to_39() {
+    check_ffo_file("fforum-20-39.obf");
+}
+
+#[test]
+fn random_endgames_against_minimax() {
+    let mut rng = SmallRng::seed_from_u64(2026);
+    let solver = Solver::new(16);
+    let portable = Solver::new(16).with_isa(Isa::Portable);
+    let stop = AtomicBool::new(false);
+    let mut checked = 0;
+    while checked < 10_000 {
+        let empties = rng.random_range(0..=12);
+        let game = Game::random(&mut rng, 60 - empties);
+        let board = game.last().board;
+        let expected = minimax(&board, -65, 65);
+        let solution = solver.solve(&board, -65, 65, &stop).unwrap();
+        assert_eq!(solution.score, expected, "{board:?}");
+        assert_eq!(replay_pv(&board, &solution.pv), expected, "{board:?} pv");
+        let wld = solver.solve(&board, -1, 1, &stop).unwrap().score.signum();
+        assert_eq!(wld, expected.signum(), "{board:?} wld");
+        if checked % 10 == 0 {
+            assert_eq!(
+                portable.solve(&board, -65, 65, &stop).unwrap().score,
+                expected
+            );
+        }
+        // Narrow windows give correct fail-soft bounds.
+        let (alpha, beta) = (expected - 3, expected + 1);
+        let bounded = solver.solve(&board, alpha, beta, &stop).unwrap().score;
+        assert_eq!(bounded, expected, "{board:?} window ({alpha}, {beta})");
+        let above = solver
+            .solve(&board, expected, expected + 4, &stop)
+            .unwrap()
+            .score;
+        assert!(above <= expected, "{board:?} fail low: {above}");
+        let below = solver
+            .solve(&board, expected - 6, expected, &stop)
+            .unwrap()
+            .score;
+        assert!(below >= expected, "{board:?} fail high: {below}");
+        checked += 1;
+    }
+}
