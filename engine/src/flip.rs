@@ -74,6 +74,83 @@ pub fn flip(sq: usize, p: u64, o: u64) -> u64 {
     flipped
 }
 
+/// `FLIPS_ON_LINE[i][line]`: discs flipped along one line of 8 squares by playing its
+/// square `i` when the player holds the squares of `line` and the opponent every other
+/// one (squares past the end of a short diagonal count as opponent discs: a run reaching
+/// them is never bracketed, as on the board).
+static FLIPS_ON_LINE: [[u8; 256]; 8] = flips_on_line_table();
+
+const fn flips_on_line_table() -> [[u8; 256]; 8] {
+    let mut table = [[0u8; 256]; 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut line = 0;
+        while line < 256 {
+            let mut count = 0;
+            let mut run = 0;
+            let mut j = i + 1;
+            while j < 8 && line >> j & 1 == 0 {
+                run += 1;
+                j += 1;
+            }
+            if j < 8 {
+                count += run;
+            }
+            run = 0;
+            let mut j = i as i32 - 1;
+            while j >= 0 && line >> j & 1 == 0 {
+                run += 1;
+                j -= 1;
+            }
+            if j >= 0 {
+                count += run;
+            }
+            table[i][line] = count as u8;
+            line += 1;
+        }
+        i += 1;
+    }
+    table
+}
+
+/// The four lines through each square as masks: rank, file, a1-h8 and h1-a8 diagonals.
+static LINES: [[u64; 4]; 64] = lines_table();
+
+const fn lines_table() -> [[u64; 4]; 64] {
+    let mut table = [[0u64; 4]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let rays = RAYS[sq];
+        let mut d = 0;
+        while d < 4 {
+            table[sq][d] = rays.up[d] | rays.down[d] | 1 << sq;
+            d += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+/// The number of discs flipped when the side with discs `p` plays the last empty square
+/// `sq` (every other square belongs to the opponent): the last move of a game, counted
+/// without making it. Equal to `flip(sq, p, !p & !(1 << sq)).count_ones()`.
+#[inline(always)]
+pub fn last_flip_count(sq: usize, p: u64) -> u32 {
+    let sq = sq & 63;
+    let (file, rank) = (sq % 8, sq / 8);
+    let lines = &LINES[sq];
+    // Each line gathered into a byte indexed by file (rank for the file line).
+    let rank_bits = (p >> (8 * rank)) as u8;
+    let file_bits =
+        (((p >> file) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+    let diag_bits = ((p & lines[2]).wrapping_mul(0x0101_0101_0101_0101) >> 56) as u8;
+    let anti_bits = ((p & lines[3]).wrapping_mul(0x0101_0101_0101_0101) >> 56) as u8;
+    (FLIPS_ON_LINE[file][rank_bits as usize]
+        + FLIPS_ON_LINE[rank][file_bits as usize]
+        + FLIPS_ON_LINE[file][diag_bits as usize]
+        + FLIPS_ON_LINE[file][anti_bits as usize]) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,6 +173,20 @@ mod tests {
             .map(|r| r.count_ones())
             .sum();
         assert_eq!(total, 27);
+    }
+
+    #[test]
+    fn last_flip_count_equals_counting_the_flip() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let sq = (x >> 58) as usize;
+            let p = x.rotate_left(17) & !(1 << sq);
+            let expected = flip(sq, p, !p & !(1 << sq)).count_ones();
+            assert_eq!(last_flip_count(sq, p), expected, "square {sq}, p {p:#x}");
+        }
     }
 
     #[test]

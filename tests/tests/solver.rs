@@ -54,6 +54,15 @@ fn minimax(board: &Board, mut alpha: i32, beta: i32) -> i32 {
     best
 }
 
+/// Runs `f` on a pool of `threads` threads (the solver splits work when it has several).
+fn on_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
 fn check_ffo_file(name: &str) {
     let solver = Solver::new(64);
     let stop = AtomicBool::new(false);
@@ -80,22 +89,29 @@ fn check_ffo_file(name: &str) {
 
 #[test]
 fn ffo_1_to_19() {
-    check_ffo_file("fforum-1-19.obf");
+    on_threads(1, || check_ffo_file("fforum-1-19.obf"));
+    on_threads(2, || check_ffo_file("fforum-1-19.obf"));
+    on_threads(3, || check_ffo_file("fforum-1-19.obf"));
 }
 
 #[test]
 fn ffo_20_to_39() {
-    check_ffo_file("fforum-20-39.obf");
+    on_threads(2, || check_ffo_file("fforum-20-39.obf"));
 }
 
 #[test]
 fn random_endgames_against_minimax() {
-    let mut rng = SmallRng::seed_from_u64(2026);
+    on_threads(1, || random_endgames(2026, 5_000));
+    on_threads(2, || random_endgames(2027, 5_000));
+}
+
+fn random_endgames(seed: u64, count: usize) {
+    let mut rng = SmallRng::seed_from_u64(seed);
     let solver = Solver::new(16);
     let portable = Solver::new(16).with_isa(Isa::Portable);
     let stop = AtomicBool::new(false);
     let mut checked = 0;
-    while checked < 10_000 {
+    while checked < count {
         let empties = rng.random_range(0..=12);
         let game = Game::random(&mut rng, 60 - empties);
         let board = game.last().board;

@@ -3,22 +3,33 @@
 //!
 //! Stages by number of empties, as in Edax:
 //! - 1: `solve1` counts the flips of the last move without making it;
-//! - 2..=4: `solve_few` tries the empty squares directly, odd quadrants first (parity);
+//! - 2..=4: `solve_few` tries the empty squares directly, in parity order fixed at 4;
 //! - 5..=`SHALLOW`: `nws_shallow`, move generation and parity ordering, no table;
 //! - above: `nws_table`, with the transposition table and fastest-first ordering.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering::Relaxed};
+
+use arrayvec::ArrayVec;
+use rayon::prelude::*;
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::cpu::Isa;
-use crate::flip::flip;
+use crate::flip::{flip, last_flip_count};
 use crate::search::ordering::{odd_quadrants, MoveList};
+use crate::search::stability;
 use crate::search::tt::{Bounds, TranspositionTable, NO_MOVE};
 use crate::{isa_dispatch, isa_versions, Square};
 
 /// Empties at and below which the table is not used (its probes cost more than they save).
 pub const SHALLOW: u32 = 7;
+
+/// Empties from which children are looked up in the table before any is searched
+/// (enhanced transposition cut-off).
+pub const ETC_MIN: u32 = 12;
+
+/// Empties from which the later moves of a PV node are searched in parallel.
+pub const SPLIT_MIN: u32 = 12;
 
 /// What one search (one thread) carries down the tree.
 pub struct Search<'a> {
@@ -43,11 +54,11 @@ impl<'a> Search<'a> {
 #[inline(always)]
 fn solve1(board: &Board, x: usize) -> i32 {
     let p = board.player.count_ones() as i32;
-    let flipped = flip(x, board.player, board.opponent).count_ones() as i32;
+    let flipped = last_flip_count(x, board.player) as i32;
     if flipped > 0 {
         return 2 * (p + flipped + 1) - 64;
     }
-    let flipped = flip(x, board.opponent, board.player).count_ones() as i32;
+    let flipped = last_flip_count(x, board.opponent) as i32;
     if flipped > 0 {
         return 2 * (p - flipped) - 64;
     }
@@ -60,20 +71,22 @@ fn solve1(board: &Board, x: usize) -> i32 {
 }
 
 isa_versions! {
-    /// Null-window search with 2..=4 empties: is the score above `alpha`? Fail-soft.
-    fn solve_few(s: &mut Search, board: &Board, alpha: i32, empties: u32) -> i32 {
-        let e = board.empties();
-        if empties == 1 {
-            return solve1(board, e.trailing_zeros() as usize);
+    /// Null-window search with the `n` (1..=4) empty `squares` left, tried in that order
+    /// (parity order, fixed at 4 empties): is the score above `alpha`? Fail-soft.
+    fn solve_few(s: &mut Search, board: &Board, alpha: i32, squares: [u8; 4], n: usize) -> i32 {
+        if n == 1 {
+            return solve1(board, squares[0] as usize);
         }
-        let odd = odd_quadrants(e);
         let mut best = -65;
-        for sq in Bitboard(e & odd).chain(Bitboard(e & !odd)) {
-            let flipped = flip(sq.index(), board.player, board.opponent);
+        for i in 0..n {
+            let x = squares[i] as usize;
+            let flipped = flip(x, board.player, board.opponent);
             if flipped != 0 {
                 s.nodes += 1;
-                let child = board.play_flips(sq, flipped);
-                let score = -solve_few(s, &child, -alpha - 1, empties - 1);
+                let child = Board::new(board.opponent ^ flipped, board.player ^ flipped ^ 1 << x);
+                let mut rest = squares;
+                rest.copy_within(i + 1.., i);
+                let score = -solve_few(s, &child, -alpha - 1, rest, n - 1);
                 if score > best {
                     best = score;
                     if score > alpha {
@@ -83,22 +96,21 @@ isa_versions! {
             }
         }
         if best == -65 {
-            let passed = board.pass();
-            if passed.moves() == 0 {
+            if squares[..n].iter().all(|&x| flip(x as usize, board.opponent, board.player) == 0) {
                 return board.final_score();
             }
-            return -solve_few(s, &passed, -alpha - 1, empties);
+            return -solve_few(s, &board.pass(), -alpha - 1, squares, n);
         }
         best
     }
 
     /// Null-window search with 5..=SHALLOW empties: legal moves, odd quadrants first.
     fn nws_shallow(s: &mut Search, board: &Board, alpha: i32, empties: u32) -> i32 {
-        if let Some(bound) = outside_score_range(alpha) {
+        if let Some(bound) = outside_score_range(alpha).or_else(|| stability_cutoff(board, alpha, empties)) {
             return bound;
         }
         if empties <= 4 {
-            return solve_few(s, board, alpha, empties);
+            return solve_few(s, board, alpha, parity_order(board.empties()), empties as usize);
         }
         let moves = board.moves();
         if moves == 0 {
@@ -129,7 +141,7 @@ isa_versions! {
         if empties <= SHALLOW {
             return nws_shallow(s, board, alpha, empties);
         }
-        if let Some(bound) = outside_score_range(alpha) {
+        if let Some(bound) = outside_score_range(alpha).or_else(|| stability_cutoff(board, alpha, empties)) {
             return bound;
         }
         if s.stopped() {
@@ -156,6 +168,11 @@ isa_versions! {
         }
         let nodes_before = s.nodes;
         let mut list = MoveList::new(board, moves, hash_move);
+        if empties >= ETC_MIN {
+            if let Some(score) = list.transposition_cutoff(s.tt, alpha) {
+                return score;
+            }
+        }
         let mut best = -65;
         let mut best_move = NO_MOVE;
         while let Some((sq, child)) = list.next_best() {
@@ -200,12 +217,20 @@ isa_versions! {
         let hash_move = stored.map_or(NO_MOVE, |b| b.best);
         let nodes_before = s.nodes;
         let mut list = MoveList::new(board, moves, hash_move);
+        let children: ArrayVec<(Square, Board), 64> = std::iter::from_fn(|| list.next_best()).collect();
         let (mut alpha, mut best, mut best_move) = (alpha, -65, None);
         let original_alpha = alpha;
-        while let Some((sq, child)) = list.next_best() {
+        for (i, &(sq, child)) in children.iter().enumerate() {
+            if i == 1 && empties >= SPLIT_MIN && children.len() > 2 && rayon::current_num_threads() > 1 {
+                let (score, square) = split(s, &children[1..], alpha, beta, empties);
+                if score > best {
+                    (best, best_move) = (score, square);
+                }
+                break;
+            }
             s.nodes += 1;
             let mut score;
-            if best_move.is_none() {
+            if i == 0 {
                 score = -pvs(s, &child, -beta, -alpha, empties - 1).0;
             } else {
                 score = -nws_table(s, &child, -alpha - 1, empties - 1);
@@ -225,6 +250,9 @@ isa_versions! {
                 alpha = alpha.max(score);
             }
         }
+        if s.stopped() {
+            return (0, None);
+        }
         let best_index = best_move.map_or(NO_MOVE, |sq| sq.index() as u8);
         let bounds = if best >= beta {
             Bounds { lower: best, upper: 64, best: best_index }
@@ -236,6 +264,63 @@ isa_versions! {
         s.tt.store(board, empties, tighten(bounds, stored), s.nodes - nodes_before);
         (best, best_move)
     }
+
+    /// Principal-variation splitting: after the first move of a PV node has set `alpha`,
+    /// every thread takes the next of the other `children` in order, tests it against the
+    /// current alpha (shared, so later tests use what earlier ones found) and settles it
+    /// with a PV re-search when it does better. Returns the best score found among them
+    /// (fail-soft) and its move.
+    fn split(s: &mut Search, children: &[(Square, Board)], alpha: i32, beta: i32, empties: u32) -> (i32, Option<Square>) {
+        let (tt, stop) = (s.tt, s.stop);
+        let next = AtomicUsize::new(0);
+        let shared_alpha = AtomicI32::new(alpha);
+        let worker = |_| {
+            let mut task = Search::new(tt, stop);
+            // (score, whether it beat the alpha it was tested at, move): a bound equal to an
+            // exact score must not win the tie, its move may be worse.
+            let mut best = (-65, false, None);
+            loop {
+                let i = next.fetch_add(1, Relaxed);
+                let alpha = shared_alpha.load(Relaxed);
+                if i >= children.len() || alpha >= beta || task.stopped() {
+                    break;
+                }
+                let (sq, child) = children[i];
+                task.nodes += 1;
+                let mut score = -nws_table(&mut task, &child, -alpha - 1, empties - 1);
+                if score > alpha && score < beta {
+                    score = -pvs(&mut task, &child, -beta, -score, empties - 1).0;
+                }
+                let found = (score, score > alpha, Some(sq));
+                if (found.0, found.1) > (best.0, best.1) {
+                    best = found;
+                }
+                shared_alpha.fetch_max(score, Relaxed);
+            }
+            (best, task.nodes)
+        };
+        let results: Vec<(Candidate, u64)> = (0..rayon::current_num_threads()).into_par_iter().map(worker).collect();
+        s.nodes += results.iter().map(|r| r.1).sum::<u64>();
+        let best = results.iter().map(|r| r.0).max_by_key(|r| (r.0, r.1)).unwrap_or((-65, false, None));
+        (best.0, best.2)
+    }
+}
+
+/// A move's score, whether it beat the alpha it was tested at, and the move.
+type Candidate = (i32, bool, Option<Square>);
+
+/// Up to four empty squares, those in odd quadrants first.
+#[inline(always)]
+fn parity_order(empties: u64) -> [u8; 4] {
+    let odd = odd_quadrants(empties);
+    let mut squares = [0u8; 4];
+    for (slot, sq) in squares
+        .iter_mut()
+        .zip(Bitboard(empties & odd).chain(Bitboard(empties & !odd)))
+    {
+        *slot = sq.index() as u8;
+    }
+    squares
 }
 
 /// For a null window at `alpha` beyond the possible scores, the answer without a search
@@ -249,6 +334,17 @@ fn outside_score_range(alpha: i32) -> Option<i32> {
     } else {
         None
     }
+}
+
+/// The side to move scores at most 64 minus twice the opponent's stable discs: when that
+/// is not above `alpha`, it is the (fail-soft) answer.
+#[inline(always)]
+fn stability_cutoff(board: &Board, alpha: i32, empties: u32) -> Option<i32> {
+    if !stability::worth_trying(alpha, empties) {
+        return None;
+    }
+    let bound = 64 - 2 * stability::stable_discs(board.opponent, board.player).count_ones() as i32;
+    (bound <= alpha).then_some(bound)
 }
 
 /// New bounds intersected with what the table already knew.

@@ -3,7 +3,9 @@
 use arrayvec::ArrayVec;
 
 use crate::bitboard::Bitboard;
-use crate::board::Board;
+use crate::board::{neighbours, Board};
+use crate::search::eval::{Evaluation, HandEval};
+use crate::search::tt::TranspositionTable;
 use crate::square::Square;
 
 const QUADRANTS: [u64; 4] = [
@@ -23,6 +25,31 @@ pub fn odd_quadrants(empties: u64) -> u64 {
         .iter()
         .filter(|&&q| (empties & q).count_ones() & 1 == 1)
         .fold(0, |acc, q| acc | q)
+}
+
+/// A `depth`-ply alpha-beta estimate with the hand evaluation (for ordering only).
+pub fn shallow_value(board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if depth == 0 {
+        return HandEval.evaluate(board);
+    }
+    let moves = board.moves();
+    if moves == 0 {
+        return if board.pass().moves() == 0 {
+            board.final_score() * 100
+        } else {
+            -shallow_value(&board.pass(), depth, -beta, -alpha)
+        };
+    }
+    let mut best = -30_000;
+    for sq in Bitboard(moves) {
+        let child = board.play_flips(sq, board.flips(sq));
+        best = best.max(-shallow_value(&child, depth - 1, -beta, -alpha));
+        alpha = alpha.max(best);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
 }
 
 /// The legal moves of a position with their children, handed out best first.
@@ -50,8 +77,16 @@ impl MoveList {
             } else {
                 let replies = child.moves();
                 let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                // Empty squares next to our discs: the opponent's room for later moves.
+                let potential = (neighbours(child.opponent) & child.empties()).count_ones() as i32;
                 let parity = (odd & sq.bit() != 0) as i32;
-                -(mobility << 4) + (parity << 2)
+                let empties = board.empty_count();
+                let eval = match empties {
+                    0..14 => 0,
+                    14..18 => -HandEval.evaluate(&child) / 8,
+                    _ => -shallow_value(&child, (empties - 14) / 4, -30_000, 30_000) / 8,
+                };
+                -(mobility << 6) - (potential << 1) + (parity << 3) + eval
             };
             list.entries.push((sq, child, score));
         }
@@ -64,6 +99,16 @@ impl MoveList {
 
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    /// Enhanced transposition cut-off: a child whose stored upper bound is below `-alpha`
+    /// proves the null window at `alpha` fails high without a search.
+    pub fn transposition_cutoff(&self, tt: &TranspositionTable, alpha: i32) -> Option<i32> {
+        self.entries
+            .iter()
+            .filter_map(|(_, child, _)| tt.probe(child))
+            .map(|bounds| -bounds.upper)
+            .find(|&score| score > alpha)
     }
 
     /// Removes and returns the best remaining move (selection: cut-offs usually come

@@ -22,6 +22,9 @@ pub struct Args {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
     hash_mb: u64,
+    /// Search threads (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
     /// Win/draw/loss only (window -1..1): score is +1, 0 or -1.
     #[arg(long)]
     wld: bool,
@@ -105,6 +108,11 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let _ = ctrlc::set_handler(move || handler_stop.store(true, Relaxed));
 
     let solver = Solver::new(args.hash_mb as usize);
+    let threads = args.threads.map_or(0, |t| t as usize);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Failure::Input(format!("cannot start {threads} threads: {e}")))?;
     let (alpha, beta) = if args.wld { (-1, 1) } else { (-65, 65) };
     let progress = indicatif::ProgressBar::new(positions.len() as u64);
     progress.set_style(
@@ -129,7 +137,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     for (index, obf) in &positions {
         let board = obf.position.board;
         let start = Instant::now();
-        let Some(solution) = solver.solve(&board, alpha, beta, &stop) else {
+        let Some(solution) = pool.install(|| solver.solve(&board, alpha, beta, &stop)) else {
             summary.interrupted = true;
             break;
         };
