@@ -84,7 +84,7 @@ impl MoveList {
                 let eval = match empties {
                     0..14 => 0,
                     14..18 => -HandEval.evaluate(&child) / 8,
-                    _ => -shallow_value(&child, (empties - 14) / 4, -30_000, 30_000) / 8,
+                    _ => -shallow_value(&child, (empties - 12) / 3, -30_000, 30_000) / 8,
                 };
                 -(mobility << 6) - (potential << 1) + (parity << 3) + eval
             };
