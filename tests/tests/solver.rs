@@ -4,6 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use engine::cpu::Isa;
+use engine::search::eval::{Evaluation, HandEval};
 use engine::search::Solver;
 use engine::{input, Board, Game, Move};
 use othello_tests::problem_file;
@@ -97,6 +98,25 @@ fn ffo_1_to_19() {
 #[test]
 fn ffo_20_to_39() {
     on_threads(2, || check_ffo_file("fforum-20-39.obf"));
+}
+
+/// The worst possible ordering hint: the hand evaluation upside down.
+struct Contrarian;
+
+impl Evaluation for Contrarian {
+    fn evaluate(&self, board: &Board) -> i32 {
+        -HandEval.evaluate(board)
+    }
+}
+
+#[test]
+fn answers_do_not_depend_on_the_evaluation() {
+    let solver = Solver::new(16).with_eval(Box::new(Contrarian));
+    let stop = AtomicBool::new(false);
+    for (line, obf) in input::read_obf_file(&problem_file("fforum-1-19.obf")).unwrap() {
+        let solution = solver.solve(&obf.position.board, -65, 65, &stop).unwrap();
+        assert_eq!(Some(solution.score), obf.best_score(), "line {line}");
+    }
 }
 
 #[test]

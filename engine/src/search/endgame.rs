@@ -16,6 +16,7 @@ use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::cpu::Isa;
 use crate::flip::{flip, last_flip_count};
+use crate::search::eval::Evaluation;
 use crate::search::ordering::{odd_quadrants, MoveList};
 use crate::search::stability;
 use crate::search::tt::{Bounds, TranspositionTable, NO_MOVE};
@@ -34,6 +35,8 @@ pub const SPLIT_MIN: u32 = 12;
 /// What one search (one thread) carries down the tree.
 pub struct Search<'a> {
     pub tt: &'a TranspositionTable,
+    /// Orders moves; exact answers never depend on it.
+    pub eval: &'a dyn Evaluation,
     pub nodes: u64,
     /// Set from outside (Ctrl-C, another thread done) to abandon the search; results of an
     /// abandoned search are meaningless and must be discarded by the caller.
@@ -41,8 +44,17 @@ pub struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    pub fn new(tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Search<'a> {
-        Search { tt, nodes: 0, stop }
+    pub fn new(
+        tt: &'a TranspositionTable,
+        eval: &'a dyn Evaluation,
+        stop: &'a AtomicBool,
+    ) -> Search<'a> {
+        Search {
+            tt,
+            eval,
+            nodes: 0,
+            stop,
+        }
     }
 
     pub fn stopped(&self) -> bool {
@@ -167,7 +179,7 @@ isa_versions! {
             return -nws_table(s, &passed, -alpha - 1, empties);
         }
         let nodes_before = s.nodes;
-        let mut list = MoveList::new(board, moves, hash_move);
+        let mut list = MoveList::new(board, moves, hash_move, s.eval);
         if empties >= ETC_MIN {
             if let Some(score) = list.transposition_cutoff(s.tt, alpha) {
                 return score;
@@ -216,7 +228,7 @@ isa_versions! {
         let stored = s.tt.probe(board);
         let hash_move = stored.map_or(NO_MOVE, |b| b.best);
         let nodes_before = s.nodes;
-        let mut list = MoveList::new(board, moves, hash_move);
+        let mut list = MoveList::new(board, moves, hash_move, s.eval);
         let children: ArrayVec<(Square, Board), 64> = std::iter::from_fn(|| list.next_best()).collect();
         let (mut alpha, mut best, mut best_move) = (alpha, -65, None);
         let original_alpha = alpha;
@@ -271,11 +283,11 @@ isa_versions! {
     /// with a PV re-search when it does better. Returns the best score found among them
     /// (fail-soft) and its move.
     fn split(s: &mut Search, children: &[(Square, Board)], alpha: i32, beta: i32, empties: u32) -> (i32, Option<Square>) {
-        let (tt, stop) = (s.tt, s.stop);
+        let (tt, eval, stop) = (s.tt, s.eval, s.stop);
         let next = AtomicUsize::new(0);
         let shared_alpha = AtomicI32::new(alpha);
         let worker = |_| {
-            let mut task = Search::new(tt, stop);
+            let mut task = Search::new(tt, eval, stop);
             // (score, whether it beat the alpha it was tested at, move): a bound equal to an
             // exact score must not win the tie, its move may be worse.
             let mut best = (-65, false, None);

@@ -4,7 +4,7 @@ use arrayvec::ArrayVec;
 
 use crate::bitboard::Bitboard;
 use crate::board::{neighbours, Board};
-use crate::search::eval::{Evaluation, HandEval};
+use crate::search::eval::Evaluation;
 use crate::search::tt::TranspositionTable;
 use crate::square::Square;
 
@@ -27,23 +27,29 @@ pub fn odd_quadrants(empties: u64) -> u64 {
         .fold(0, |acc, q| acc | q)
 }
 
-/// A `depth`-ply alpha-beta estimate with the hand evaluation (for ordering only).
-pub fn shallow_value(board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+/// A `depth`-ply alpha-beta estimate with the evaluation (for ordering only).
+pub fn shallow_value(
+    eval: &dyn Evaluation,
+    board: &Board,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+) -> i32 {
     if depth == 0 {
-        return HandEval.evaluate(board);
+        return eval.evaluate(board);
     }
     let moves = board.moves();
     if moves == 0 {
         return if board.pass().moves() == 0 {
             board.final_score() * 100
         } else {
-            -shallow_value(&board.pass(), depth, -beta, -alpha)
+            -shallow_value(eval, &board.pass(), depth, -beta, -alpha)
         };
     }
     let mut best = -30_000;
     for sq in Bitboard(moves) {
         let child = board.play_flips(sq, board.flips(sq));
-        best = best.max(-shallow_value(&child, depth - 1, -beta, -alpha));
+        best = best.max(-shallow_value(eval, &child, depth - 1, -beta, -alpha));
         alpha = alpha.max(best);
         if alpha >= beta {
             break;
@@ -63,7 +69,7 @@ impl MoveList {
     /// discs, then fastest first (fewest opponent replies, corners counted twice), with a
     /// bonus for odd quadrants.
     #[inline(always)]
-    pub fn new(board: &Board, moves: u64, hash_move: u8) -> MoveList {
+    pub fn new(board: &Board, moves: u64, hash_move: u8, eval: &dyn Evaluation) -> MoveList {
         let mut list = MoveList {
             entries: ArrayVec::new(),
         };
@@ -83,8 +89,8 @@ impl MoveList {
                 let empties = board.empty_count();
                 let eval = match empties {
                     0..14 => 0,
-                    14..18 => -HandEval.evaluate(&child) / 8,
-                    _ => -shallow_value(&child, (empties - 12) / 3, -30_000, 30_000) / 8,
+                    14..18 => -eval.evaluate(&child) / 8,
+                    _ => -shallow_value(eval, &child, (empties - 12) / 3, -30_000, 30_000) / 8,
                 };
                 -(mobility << 6) - (potential << 1) + (parity << 3) + eval
             };
@@ -136,7 +142,7 @@ mod tests {
     #[test]
     fn hash_move_comes_first_and_all_moves_come_out() {
         let board = Board::START;
-        let mut list = MoveList::new(&board, board.moves(), 37);
+        let mut list = MoveList::new(&board, board.moves(), 37, &crate::search::eval::HandEval);
         assert_eq!(list.len(), 4);
         assert_eq!(list.next_best().unwrap().0.to_string(), "f5");
         let rest: Bitboard = std::iter::from_fn(|| list.next_best().map(|m| m.0)).collect();

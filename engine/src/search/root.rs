@@ -7,6 +7,7 @@ use crate::board::Board;
 use crate::cpu::Isa;
 use crate::position::Move;
 use crate::search::endgame::{nws_with, pvs_with, Search};
+use crate::search::eval::{Evaluation, HandEval};
 use crate::search::ordering::MoveList;
 use crate::search::tt::{TranspositionTable, NO_MOVE};
 
@@ -23,9 +24,11 @@ pub struct Solution {
     pub nodes: u64,
 }
 
-/// An exact endgame solver with its transposition table.
+/// An exact endgame solver with its transposition table and the evaluation that orders
+/// its moves.
 pub struct Solver {
     tt: TranspositionTable,
+    eval: Box<dyn Evaluation>,
     isa: Isa,
 }
 
@@ -33,8 +36,15 @@ impl Solver {
     pub fn new(hash_mb: usize) -> Solver {
         Solver {
             tt: TranspositionTable::new(hash_mb),
+            eval: Box::new(HandEval),
             isa: Isa::detect(),
         }
+    }
+
+    /// Orders moves with `eval` instead of the hand-made evaluation.
+    pub fn with_eval(mut self, eval: Box<dyn Evaluation>) -> Solver {
+        self.eval = eval;
+        self
     }
 
     /// Compiled for `isa` rather than the best one (for tests and benchmarks).
@@ -57,7 +67,7 @@ impl Solver {
         stop: &AtomicBool,
     ) -> Option<Solution> {
         self.tt.new_generation();
-        let mut search = Search::new(&self.tt, stop);
+        let mut search = Search::new(&self.tt, &*self.eval, stop);
         let (score, square) = pvs_with(self.isa, &mut search, board, alpha, beta);
         if search.stopped() {
             return None;
@@ -100,7 +110,7 @@ impl Solver {
                 continue;
             }
             let hash_move = self.tt.probe(&board).map_or(NO_MOVE, |b| b.best);
-            let mut list = MoveList::new(&board, moves, hash_move);
+            let mut list = MoveList::new(&board, moves, hash_move, &*self.eval);
             // Every child scores at least -score; the PV child scores no more than that.
             let (sq, child) = std::iter::from_fn(|| list.next_best())
                 .find(|(_, child)| nws_with(self.isa, search, child, -score) <= -score)?;

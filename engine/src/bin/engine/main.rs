@@ -51,6 +51,22 @@ impl From<io::Error> for Failure {
     }
 }
 
+/// A pool of `threads` workers (default: one per core).
+pub fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, Failure> {
+    let threads = threads.map_or(0, |t| t as usize);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Failure::Input(format!("cannot start {threads} threads: {e}")))
+}
+
+/// Writes `value` as one line of JSON.
+pub fn write_json(out: &mut impl Write, value: &impl serde::Serialize) -> Result<(), Failure> {
+    let line = serde_json::to_string(value).map_err(|e| Failure::Io(e.into()))?;
+    writeln!(out, "{line}")?;
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

@@ -37,11 +37,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         Some(text) => input::parse_position("--board", text)?.0.position.board,
         None => Board::START,
     };
-    let threads = args.threads.map_or(0, |t| t as usize);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Failure::Input(format!("cannot start {threads} threads: {e}")))?;
+    let pool = crate::thread_pool(args.threads)?;
     if !args.json {
         writeln!(
             out,
@@ -62,11 +58,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             leaves_per_second: counts.leaves as f64 / seconds.max(1e-9),
         };
         if args.json {
-            writeln!(
-                out,
-                "{}",
-                serde_json::to_string(&row).expect("a row serialises")
-            )?;
+            crate::write_json(out, &row)?;
         } else {
             writeln!(
                 out,

@@ -108,11 +108,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let _ = ctrlc::set_handler(move || handler_stop.store(true, Relaxed));
 
     let solver = Solver::new(args.hash_mb as usize);
-    let threads = args.threads.map_or(0, |t| t as usize);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Failure::Input(format!("cannot start {threads} threads: {e}")))?;
+    let pool = crate::thread_pool(args.threads)?;
     let (alpha, beta) = if args.wld { (-1, 1) } else { (-65, 65) };
     let progress = indicatif::ProgressBar::new(positions.len() as u64);
     progress.set_style(
@@ -186,11 +182,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     }
     progress.finish_and_clear();
     if args.json {
-        writeln!(
-            out,
-            "{}",
-            serde_json::to_string(&summary).expect("summary serialises")
-        )?;
+        crate::write_json(out, &summary)?;
     } else {
         writeln!(
             out,
