@@ -252,3 +252,31 @@ fn solve_rejects_bad_options() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
 }
+
+/// Ctrl-C during a long solve: the rows already solved and the total are still printed.
+#[cfg(unix)]
+#[test]
+fn solve_interrupted_keeps_solved_rows() {
+    let dir = std::env::temp_dir().join(format!("engine-int-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("two.obf");
+    let first = std::fs::read_to_string(problems("fforum-1-19.obf")).unwrap();
+    let start = "---------------------------OX------XO--------------------------- X;";
+    std::fs::write(&path, format!("{}\n{start}\n", first.lines().next().unwrap())).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(["solve", path.to_str().unwrap(), "--hash-mb", "16"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    let table = stdout(&output);
+    assert!(table.contains("   1      14   +18"), "{table}");
+    assert!(table.contains("total: 1 positions"), "{table}");
+    assert!(table.contains("(interrupted)"), "{table}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

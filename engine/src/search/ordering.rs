@@ -27,6 +27,10 @@ pub fn odd_quadrants(empties: u64) -> u64 {
         .fold(0, |acc, q| acc | q)
 }
 
+/// The deepest ordering search: one ply per 3 empties above 12 would grow without bound
+/// at the start of a game (positions far from the endgame can still be given to solve).
+const MAX_SORT_DEPTH: u32 = 6;
+
 /// A `depth`-ply alpha-beta estimate with the evaluation (for ordering only).
 pub fn shallow_value(
     eval: &dyn Evaluation,
@@ -90,7 +94,15 @@ impl MoveList {
                 let eval = match empties {
                     0..14 => 0,
                     14..18 => -eval.evaluate(&child) / 8,
-                    _ => -shallow_value(eval, &child, (empties - 12) / 3, -30_000, 30_000) / 8,
+                    _ => {
+                        -shallow_value(
+                            eval,
+                            &child,
+                            ((empties - 12) / 3).min(MAX_SORT_DEPTH),
+                            -30_000,
+                            30_000,
+                        ) / 8
+                    }
                 };
                 -(mobility << 6) - (potential << 1) + (parity << 3) + eval
             };
