@@ -262,7 +262,11 @@ fn solve_interrupted_keeps_solved_rows() {
     let path = dir.join("two.obf");
     let first = std::fs::read_to_string(problems("fforum-1-19.obf")).unwrap();
     let start = "---------------------------OX------XO--------------------------- X;";
-    std::fs::write(&path, format!("{}\n{start}\n", first.lines().next().unwrap())).unwrap();
+    std::fs::write(
+        &path,
+        format!("{}\n{start}\n", first.lines().next().unwrap()),
+    )
+    .unwrap();
     let child = Command::new(env!("CARGO_BIN_EXE_engine"))
         .args(["solve", path.to_str().unwrap(), "--hash-mb", "16"])
         .stdout(std::process::Stdio::piped())
@@ -270,7 +274,10 @@ fn solve_interrupted_keeps_solved_rows() {
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
     assert!(killed.success());
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(130));

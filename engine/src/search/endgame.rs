@@ -32,6 +32,10 @@ pub const ETC_MIN: u32 = 12;
 /// Empties from which the later moves of a PV node are searched in parallel.
 pub const SPLIT_MIN: u32 = 12;
 
+/// Empties from which the later moves of a null-window node are searched in parallel once
+/// the first has failed to cut.
+pub const SPLIT_NWS_MIN: u32 = 18;
+
 /// What one search (one thread) carries down the tree.
 pub struct Search<'a> {
     pub tt: &'a TranspositionTable,
@@ -187,7 +191,21 @@ isa_versions! {
         }
         let mut best = -65;
         let mut best_move = NO_MOVE;
+        let mut first = true;
         while let Some((sq, child)) = list.next_best() {
+            if !first && empties >= SPLIT_NWS_MIN && !list.is_empty() && rayon::current_num_threads() > 1 {
+                // Young brothers wait: the first move did not cut; the others go in parallel.
+                let mut rest: ArrayVec<(Square, Board), 64> = ArrayVec::new();
+                rest.push((sq, child));
+                rest.extend(std::iter::from_fn(|| list.next_best()));
+                let (score, square) = split_null_window(s, &rest, alpha, empties);
+                if score > best {
+                    best = score;
+                    best_move = square.map_or(NO_MOVE, |sq| sq.index() as u8);
+                }
+                break;
+            }
+            first = false;
             s.nodes += 1;
             let score = -nws_table(s, &child, -alpha - 1, empties - 1);
             if score > best {
@@ -315,6 +333,38 @@ isa_versions! {
         s.nodes += results.iter().map(|r| r.1).sum::<u64>();
         let best = results.iter().map(|r| r.0).max_by_key(|r| (r.0, r.1)).unwrap_or((-65, false, None));
         (best.0, best.2)
+    }
+
+    /// The null-window test at `alpha` of the `children`, shared among the threads: each
+    /// takes the next child until one beats `alpha` (the others then take no more).
+    /// Returns the best score (fail-soft) and its move.
+    fn split_null_window(s: &mut Search, children: &[(Square, Board)], alpha: i32, empties: u32) -> (i32, Option<Square>) {
+        let (tt, eval, stop) = (s.tt, s.eval, s.stop);
+        let next = AtomicUsize::new(0);
+        let cut = AtomicBool::new(false);
+        let worker = |_| {
+            let mut task = Search::new(tt, eval, stop);
+            let mut best = (-65, None);
+            loop {
+                let i = next.fetch_add(1, Relaxed);
+                if i >= children.len() || cut.load(Relaxed) || task.stopped() {
+                    break;
+                }
+                let (sq, child) = children[i];
+                task.nodes += 1;
+                let score = -nws_table(&mut task, &child, -alpha - 1, empties - 1);
+                if score > best.0 {
+                    best = (score, Some(sq));
+                }
+                if score > alpha {
+                    cut.store(true, Relaxed);
+                }
+            }
+            (best, task.nodes)
+        };
+        let results: Vec<((i32, Option<Square>), u64)> = (0..rayon::current_num_threads()).into_par_iter().map(worker).collect();
+        s.nodes += results.iter().map(|r| r.1).sum::<u64>();
+        results.iter().map(|r| r.0).max_by_key(|r| r.0).unwrap_or((-65, None))
     }
 }
 
