@@ -78,6 +78,8 @@ impl MoveList {
             entries: ArrayVec::new(),
         };
         let odd = odd_quadrants(board.empties());
+        let empties = board.empty_count();
+        let sort_depth = (empties.saturating_sub(12) / 3).min(MAX_SORT_DEPTH);
         for sq in Bitboard(moves) {
             let child = board.play_flips(sq, board.flips(sq));
             let score = if sq.index() as u8 == hash_move {
@@ -90,19 +92,10 @@ impl MoveList {
                 // Empty squares next to our discs: the opponent's room for later moves.
                 let potential = (neighbours(child.opponent) & child.empties()).count_ones() as i32;
                 let parity = (odd & sq.bit() != 0) as i32;
-                let empties = board.empty_count();
                 let eval = match empties {
                     0..14 => 0,
                     14..18 => -eval.evaluate(&child) / 8,
-                    _ => {
-                        -shallow_value(
-                            eval,
-                            &child,
-                            ((empties - 12) / 3).min(MAX_SORT_DEPTH),
-                            -30_000,
-                            30_000,
-                        ) / 8
-                    }
+                    _ => -shallow_value(eval, &child, sort_depth, -30_000, 30_000) / 8,
                 };
                 -(mobility << 6) - (potential << 1) + (parity << 3) + eval
             };

@@ -53,10 +53,6 @@ impl Solver {
         self
     }
 
-    pub fn table_bytes(&self) -> usize {
-        self.tt.size_bytes()
-    }
-
     /// Solves `board` in the window (`alpha`, `beta`): the exact score when it lies strictly
     /// inside, else a bound beyond the window edge. `None` if `stop` was raised.
     pub fn solve(

@@ -76,8 +76,8 @@ impl TranspositionTable {
     /// A table of at most `megabytes` MiB (rounded down to a power of two buckets).
     pub fn new(megabytes: usize) -> TranspositionTable {
         let bytes = megabytes.max(1) << 20;
-        let count = (bytes / std::mem::size_of::<Bucket>()).next_power_of_two() / 2;
-        let count = count.max(1);
+        let fitting = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let count = 1 << fitting.ilog2();
         let buckets = (0..count)
             .map(|_| Bucket {
                 sequence: AtomicU64::new(0),
@@ -182,7 +182,8 @@ mod tests {
     fn stores_and_probes_exact_boards() {
         let tt = TranspositionTable::new(1);
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
-        assert!(tt.size_bytes() <= 1 << 20);
+        assert_eq!(tt.size_bytes(), 1 << 20);
+        assert_eq!(TranspositionTable::new(3).size_bytes(), 2 << 20);
         let b = Board::START;
         assert_eq!(tt.probe(&b), None);
         let bounds = Bounds {
