@@ -3,6 +3,7 @@
 
 pub mod bitboard;
 pub mod board;
+pub mod cli;
 pub mod cpu;
 pub mod display;
 pub mod error;

@@ -86,6 +86,16 @@ impl Solver {
         })
     }
 
+    /// One null-window search: whether the score of `board` exceeds `alpha`. Returns a
+    /// fail-soft bound (above `alpha`: the score is at least it; otherwise at most it) and
+    /// the nodes searched, or `None` if `stop` was raised. Other tools (dfpn) decide their
+    /// small positions with it, sharing this solver's table across calls.
+    pub fn null_window(&self, board: &Board, alpha: i32, stop: &AtomicBool) -> Option<(i32, u64)> {
+        let mut search = Search::new(&self.tt, &*self.eval, stop);
+        let bound = nws_with(self.isa, &mut search, board, alpha);
+        (!search.stopped()).then_some((bound, search.nodes))
+    }
+
     /// The moves that keep the exact `score` from `board` to the end: each step takes the
     /// first child (table move first) whose score a null-window search proves to be
     /// `-score`.

@@ -4,7 +4,7 @@ use std::time::Instant;
 use engine::perft::perft_parallel;
 use engine::{input, Board};
 
-use crate::Failure;
+use engine::cli::{self, Failure};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -37,7 +37,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         Some(text) => input::parse_position("--board", text)?.0.position.board,
         None => Board::START,
     };
-    let pool = crate::thread_pool(args.threads)?;
+    let pool = cli::thread_pool(args.threads)?;
     if !args.json {
         writeln!(
             out,
@@ -58,7 +58,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             leaves_per_second: counts.leaves as f64 / seconds.max(1e-9),
         };
         if args.json {
-            crate::write_json(out, &row)?;
+            cli::write_json(out, &row)?;
         } else {
             writeln!(
                 out,

@@ -5,7 +5,7 @@ use engine::display::Diagram;
 use engine::game::format_moves;
 use engine::{input, Obf};
 
-use crate::Failure;
+use engine::cli::Failure;
 
 #[derive(clap::Args)]
 pub struct Args {

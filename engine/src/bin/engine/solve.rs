@@ -1,24 +1,14 @@
 use std::io::Write;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::Arc;
 use std::time::Instant;
 
+use engine::cli::{self, Failure, PositionArgs};
 use engine::game::format_moves;
-use engine::obf::Obf;
 use engine::search::Solver;
-use engine::{input, Move};
-
-use crate::Failure;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// OBF file of positions (answers like "; G8:+18;" are checked).
-    #[arg(required_unless_present = "board", conflicts_with = "board")]
-    file: Option<PathBuf>,
-    /// One position: an OBF line or a move list.
-    #[arg(long, allow_hyphen_values = true)]
-    board: Option<String>,
+    #[command(flatten)]
+    positions: PositionArgs,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
     hash_mb: u64,
@@ -28,22 +18,9 @@ pub struct Args {
     /// Win/draw/loss only (window -1..1): score is +1, 0 or -1.
     #[arg(long)]
     wld: bool,
-    /// Solve only positions I, I+N, I+2N... (1-based) of the file, for clusters.
-    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
-    shard: Option<(usize, usize)>,
     /// One JSON object per position, then a summary object.
     #[arg(long)]
     json: bool,
-}
-
-fn parse_shard(text: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("shard must be I/N with 1 <= I <= N, found {text:?}");
-    let (i, n) = text.split_once('/').ok_or_else(bad)?;
-    let (i, n): (usize, usize) = (i.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
-    if i == 0 || i > n {
-        return Err(bad());
-    }
-    Ok((i, n))
 }
 
 #[derive(serde::Serialize)]
@@ -69,52 +46,13 @@ struct Summary {
     interrupted: bool,
 }
 
-/// Whether `score` and `mv` agree with the answers of `obf` (exact scores, or signs for WLD).
-fn check(obf: &Obf, score: i32, mv: Option<Move>, wld: bool) -> Option<bool> {
-    let best = obf.best_score()?;
-    let listed = |m: Move| obf.answers.iter().find(|a| a.mv == m).map(|a| a.score);
-    Some(if wld {
-        score.signum() == best.signum()
-            && mv
-                .and_then(listed)
-                .is_none_or(|s| s.signum() == best.signum())
-    } else {
-        score == best && mv.and_then(listed) == Some(best)
-    })
-}
-
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
-    let positions: Vec<(usize, Obf)> = match (&args.file, &args.board) {
-        (Some(path), _) => input::read_obf_file(path)?
-            .into_iter()
-            .map(|(_, obf)| obf)
-            .enumerate()
-            .map(|(i, obf)| (i + 1, obf))
-            .collect(),
-        (None, Some(text)) => vec![(1, input::parse_position("--board", text)?.0)],
-        (None, None) => unreachable!("clap requires a file or --board"),
-    };
-    let positions: Vec<(usize, Obf)> = match args.shard {
-        Some((i, n)) => positions
-            .into_iter()
-            .filter(|(index, _)| (index - 1) % n == i - 1)
-            .collect(),
-        None => positions,
-    };
-
-    let stop = Arc::new(AtomicBool::new(false));
-    let handler_stop = Arc::clone(&stop);
-    // Ctrl-C stops the current position; the rows already solved and the total still print.
-    let _ = ctrlc::set_handler(move || handler_stop.store(true, Relaxed));
-
+    let positions = args.positions.read()?;
+    let stop = cli::interrupt_flag();
     let solver = Solver::new(args.hash_mb as usize);
-    let pool = crate::thread_pool(args.threads)?;
+    let pool = cli::thread_pool(args.threads)?;
     let (alpha, beta) = if args.wld { (-1, 1) } else { (-65, 65) };
-    let progress = indicatif::ProgressBar::new(positions.len() as u64);
-    progress.set_style(
-        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} positions, {elapsed} {msg}")
-            .expect("a valid template"),
-    );
+    let progress = cli::position_progress(positions.len());
     if !args.json {
         let header = format!(
             "{:>4} {:>7} {:>5} {:>4} {:>9} {:>14} {:>12}  pv",
@@ -143,7 +81,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         } else {
             solution.score
         };
-        let expected_ok = check(obf, score, solution.best_move, args.wld);
+        let expected_ok = cli::check_answers(obf, score, solution.best_move, args.wld);
         summary.positions += 1;
         summary.nodes += solution.nodes;
         summary.seconds += seconds;
@@ -182,7 +120,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     }
     progress.finish_and_clear();
     if args.json {
-        crate::write_json(out, &summary)?;
+        cli::write_json(out, &summary)?;
     } else {
         writeln!(
             out,

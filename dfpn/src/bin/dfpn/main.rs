@@ -1,0 +1,99 @@
+//! `dfpn`: threshold questions ("does the side to move score at least t?"), exact scores by
+//! binary search, win/draw/loss, and checkable proofs.
+
+mod bench;
+mod check;
+mod prove;
+mod score;
+
+use std::io;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use dfpn::{Aggregation, Initial, Options};
+use engine::cli;
+
+#[derive(Parser)]
+#[command(
+    name = "dfpn",
+    version,
+    about = "Proof-number search for Othello endgames"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Does the side to move score at least THRESHOLD? PROVEN or DISPROVEN.
+    Prove(prove::Args),
+    /// Exact score and best move by binary search over thresholds.
+    Score(score::Args),
+    /// Win, draw or loss for the side to move (two threshold questions).
+    Wld(score::Args),
+    /// Check a proof file written by `prove --proof` from scratch.
+    CheckProof(check::Args),
+    /// Each threshold question by df-pn and by null-window alpha-beta, side by side.
+    Bench(bench::Args),
+}
+
+/// Search settings shared by the commands that search.
+#[derive(clap::Args)]
+pub struct SearchArgs {
+    /// Memory in MiB: three quarters for the proof-number table, a quarter for the
+    /// alpha-beta leaves' table.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(2..=65536))]
+    hash_mb: u64,
+    /// Decide positions with at most this many empties by null-window alpha-beta.
+    #[arg(long, default_value_t = Options::default().leaf_empties, value_parser = clap::value_parser!(u32).range(0..=60))]
+    leaf_empties: u32,
+    /// First proof and disproof numbers of a new node.
+    #[arg(long, value_enum, default_value_t = Initial::Mobility)]
+    initial: Initial,
+    /// How a node's disproof number sums its children (weak: WPNS).
+    #[arg(long, value_enum, default_value_t = Aggregation::Weak)]
+    aggregation: Aggregation,
+    /// The 1+epsilon trick's epsilon (0: plain df-pn thresholds).
+    #[arg(long, default_value_t = Options::default().epsilon, allow_negative_numbers = true)]
+    epsilon: f64,
+    /// One JSON object per position, then a summary object.
+    #[arg(long)]
+    json: bool,
+}
+
+impl SearchArgs {
+    pub fn options(&self) -> Result<Options, cli::Failure> {
+        if !(0.0..=16.0).contains(&self.epsilon) {
+            return Err(cli::Failure::Input(format!(
+                "--epsilon must lie in 0..=16, found {}",
+                self.epsilon
+            )));
+        }
+        let mb = self.hash_mb as usize;
+        Ok(Options {
+            leaf_empties: self.leaf_empties,
+            initial: self.initial,
+            aggregation: self.aggregation,
+            epsilon: self.epsilon,
+            table_mb: mb - mb / 4,
+            leaf_table_mb: mb / 4,
+        })
+    }
+}
+
+fn main() -> ExitCode {
+    let cli: Cli = match cli::parse_args("dfpn") {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    let mut out = io::stdout().lock();
+    let result = match cli.command {
+        Command::Prove(args) => prove::run(&args, &mut out),
+        Command::Score(args) => score::run(&args, false, &mut out),
+        Command::Wld(args) => score::run(&args, true, &mut out),
+        Command::CheckProof(args) => check::run(&args, &mut out),
+        Command::Bench(args) => bench::run(&args, &mut out),
+    };
+    cli::exit_code("dfpn", result)
+}

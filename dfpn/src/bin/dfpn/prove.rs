@@ -1,0 +1,115 @@
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use dfpn::Prover;
+use engine::cli::{self, Failure, PositionArgs};
+
+use crate::SearchArgs;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    positions: PositionArgs,
+    /// The score to reach, -64..=64 (odd values mean the next even one: scores are even).
+    #[arg(long, allow_hyphen_values = true, value_parser = clap::value_parser!(i32).range(-64..=64))]
+    threshold: i32,
+    /// Write the proof as JSON to FILE (check it with `dfpn check-proof FILE`) and as
+    /// Graphviz DOT next to it (FILE with extension .dot); one position only.
+    #[arg(long, value_name = "FILE")]
+    proof: Option<PathBuf>,
+    #[command(flatten)]
+    search: SearchArgs,
+}
+
+#[derive(serde::Serialize)]
+struct Row {
+    index: usize,
+    empties: u32,
+    threshold: i32,
+    proven: bool,
+    nodes: u64,
+    dfpn_nodes: u64,
+    leaf_nodes: u64,
+    seconds: f64,
+    table_peak_bytes: usize,
+}
+
+pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
+    let positions = args.positions.read()?;
+    if args.proof.is_some() && positions.len() != 1 {
+        return Err(Failure::Input(format!(
+            "--proof writes the proof of one position, {} given",
+            positions.len()
+        )));
+    }
+    let stop = cli::interrupt_flag();
+    let mut prover = Prover::new(args.search.options()?);
+    if !args.search.json {
+        writeln!(
+            out,
+            "{:>4} {:>7} {:>9} {:>10} {:>9} {:>14} {:>12} {:>10}",
+            "#", "empties", "threshold", "result", "seconds", "nodes", "nodes/s", "table MiB"
+        )?;
+    }
+    for (index, obf) in &positions {
+        let board = obf.position.board;
+        let start = Instant::now();
+        let before = prover.stats();
+        let Some(proven) = prover.prove(&board, args.threshold, &stop) else {
+            return Err(Failure::Interrupted);
+        };
+        let seconds = start.elapsed().as_secs_f64();
+        let stats = prover.stats();
+        let row = Row {
+            index: *index,
+            empties: board.empty_count(),
+            threshold: args.threshold,
+            proven,
+            nodes: stats.nodes() - before.nodes(),
+            dfpn_nodes: stats.dfpn_nodes - before.dfpn_nodes,
+            leaf_nodes: stats.leaf_nodes - before.leaf_nodes,
+            seconds,
+            table_peak_bytes: prover.table_stats().peak_bytes,
+        };
+        if args.search.json {
+            cli::write_json(out, &row)?;
+        } else {
+            writeln!(
+                out,
+                "{:>4} {:>7} {:>9} {:>10} {:>9.3} {:>14} {:>12.0} {:>10.1}",
+                row.index,
+                row.empties,
+                row.threshold,
+                if proven { "PROVEN" } else { "DISPROVEN" },
+                row.seconds,
+                row.nodes,
+                row.nodes as f64 / row.seconds.max(1e-9),
+                row.table_peak_bytes as f64 / (1 << 20) as f64,
+            )?;
+        }
+        out.flush()?;
+        if let Some(path) = &args.proof {
+            let Some(proof) = prover.proof(&obf.position, args.threshold, &stop) else {
+                return Err(Failure::Interrupted);
+            };
+            let write = |path: &PathBuf, text: String| {
+                std::fs::write(path, text)
+                    .map_err(|e| Failure::Input(format!("{}: cannot write: {e}", path.display())))
+            };
+            let json = serde_json::to_string(&proof.to_file()).expect("a proof serialises");
+            write(path, json)?;
+            write(&path.with_extension("dot"), proof.to_dot())?;
+            if !args.search.json {
+                writeln!(
+                    out,
+                    "proof: {} nodes written to {} and {}",
+                    proof.graph.node_count(),
+                    path.display(),
+                    path.with_extension("dot").display()
+                )?;
+            }
+        }
+    }
+    Ok(())
+}

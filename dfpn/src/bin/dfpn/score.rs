@@ -1,0 +1,180 @@
+use std::io::Write;
+use std::time::Instant;
+
+use dfpn::{Prover, Step, Wld};
+use engine::cli::{self, Failure, PositionArgs};
+
+use crate::SearchArgs;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    positions: PositionArgs,
+    #[command(flatten)]
+    search: SearchArgs,
+}
+
+/// A row of `score` (with `score` and `best_move`) or of `wld` (with `wld`).
+#[derive(serde::Serialize)]
+struct Row {
+    index: usize,
+    empties: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    best_move: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    wld: Option<Wld>,
+    nodes: u64,
+    dfpn_nodes: u64,
+    leaf_nodes: u64,
+    seconds: f64,
+    /// The threshold questions asked, in order.
+    steps: Vec<Step>,
+    /// Whether the answer agrees with the OBF line's (null: none given).
+    expected_ok: Option<bool>,
+}
+
+#[derive(serde::Serialize)]
+struct Summary {
+    summary: bool,
+    positions: usize,
+    nodes: u64,
+    seconds: f64,
+    mismatches: usize,
+    interrupted: bool,
+    table_peak_bytes: usize,
+    table_collections: u32,
+}
+
+pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> {
+    let positions = args.positions.read()?;
+    let stop = cli::interrupt_flag();
+    let mut prover = Prover::new(args.search.options()?);
+    let json = args.search.json;
+    let progress = cli::position_progress(positions.len());
+    if !json {
+        let header = format!(
+            "{:>4} {:>7} {:>5} {:>4} {:>9} {:>14} {:>12}  thresholds",
+            "#",
+            "empties",
+            if wld { "wld" } else { "score" },
+            "move",
+            "seconds",
+            "nodes",
+            "nodes/s"
+        );
+        progress.suspend(|| writeln!(out, "{header}"))?;
+    }
+    let mut summary = Summary {
+        summary: true,
+        positions: 0,
+        nodes: 0,
+        seconds: 0.0,
+        mismatches: 0,
+        interrupted: false,
+        table_peak_bytes: 0,
+        table_collections: 0,
+    };
+    for (index, obf) in &positions {
+        let board = obf.position.board;
+        let start = Instant::now();
+        let before = prover.stats();
+        let answer = if wld {
+            prover
+                .wld(&board, &stop)
+                .map(|(w, steps)| (None, None, Some(w), steps))
+        } else {
+            prover
+                .exact_score(&board, &stop)
+                .map(|e| (Some(e.score), Some(e.best_move), None, e.steps))
+        };
+        let Some((score, best_move, wld_answer, steps)) = answer else {
+            summary.interrupted = true;
+            break;
+        };
+        let seconds = start.elapsed().as_secs_f64();
+        let stats = prover.stats();
+        let expected_ok = match (score, wld_answer) {
+            (Some(s), _) => cli::check_answers(obf, s, best_move.flatten(), false),
+            (None, Some(w)) => cli::check_answers(obf, w.sign(), None, true),
+            (None, None) => None,
+        };
+        let row = Row {
+            index: *index,
+            empties: board.empty_count(),
+            score,
+            best_move: best_move.map(|m| m.map(|m| m.to_string())),
+            wld: wld_answer,
+            nodes: stats.nodes() - before.nodes(),
+            dfpn_nodes: stats.dfpn_nodes - before.dfpn_nodes,
+            leaf_nodes: stats.leaf_nodes - before.leaf_nodes,
+            seconds,
+            steps,
+            expected_ok,
+        };
+        summary.positions += 1;
+        summary.nodes += row.nodes;
+        summary.seconds += seconds;
+        summary.mismatches += (expected_ok == Some(false)) as usize;
+        let line = if json {
+            serde_json::to_string(&row).expect("a row serialises")
+        } else {
+            let answer = match (row.score, row.wld) {
+                (Some(s), _) => format!("{s:+}"),
+                (None, Some(w)) => w.to_string(),
+                (None, None) => String::new(),
+            };
+            let steps: Vec<String> = row
+                .steps
+                .iter()
+                .map(|s| format!("{}{}", if s.proven { ">=" } else { "<" }, s.threshold))
+                .collect();
+            format!(
+                "{:>4} {:>7} {:>5} {:>4} {:>9.3} {:>14} {:>12.0}  {}{}",
+                row.index,
+                row.empties,
+                answer,
+                row.best_move.clone().flatten().as_deref().unwrap_or("--"),
+                row.seconds,
+                row.nodes,
+                row.nodes as f64 / row.seconds.max(1e-9),
+                steps.join(" "),
+                if expected_ok == Some(false) {
+                    "  MISMATCH"
+                } else {
+                    ""
+                }
+            )
+        };
+        progress.suspend(|| writeln!(out, "{line}").and_then(|()| out.flush()))?;
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+    let table = prover.table_stats();
+    summary.table_peak_bytes = table.peak_bytes;
+    summary.table_collections = table.collections;
+    if json {
+        cli::write_json(out, &summary)?;
+    } else {
+        writeln!(
+            out,
+            "total: {} positions, {:.3} s, {} nodes, {:.0} nodes/s, {} mismatches, table peak {:.1} MiB, {} collections{}",
+            summary.positions,
+            summary.seconds,
+            summary.nodes,
+            summary.nodes as f64 / summary.seconds.max(1e-9),
+            summary.mismatches,
+            summary.table_peak_bytes as f64 / (1 << 20) as f64,
+            summary.table_collections,
+            if summary.interrupted { " (interrupted)" } else { "" }
+        )?;
+    }
+    if summary.mismatches > 0 {
+        return Err(Failure::Mismatch(summary.mismatches));
+    }
+    if summary.interrupted {
+        return Err(Failure::Interrupted);
+    }
+    Ok(())
+}

@@ -1,0 +1,16 @@
+//! df-pn/WPNS threshold solver for Othello: "does the side to move score at least t?",
+//! exact scores by binary search over t, win/draw/loss, and proofs that can be checked
+//! without trusting this crate's search.
+//!
+//! One file per part: [`table`] (bounded proof-number table with garbage collection),
+//! [`search`] (the proof-number search), [`score`] (binary search and win/draw/loss),
+//! [`proof`] (proof graphs, their files and their checker).
+
+pub mod proof;
+pub mod score;
+pub mod search;
+pub mod table;
+
+pub use proof::{check, Proof, ProofFile};
+pub use score::{Exact, Step, Wld};
+pub use search::{Aggregation, Initial, Options, Prover, Stats};

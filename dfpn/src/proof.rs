@@ -1,0 +1,396 @@
+//! Proof trees: the solution of a threshold question as a graph anyone can check.
+//!
+//! A node claims "the side to move scores at least `threshold`" (or that it does not). A
+//! true claim is backed by one move to a child whose claim, at `2 - threshold`, is false; a
+//! false claim by every legal move (or the forced pass) to a child whose claim is true.
+//! Nodes without children are leaves: game over, or small enough for alpha-beta to decide
+//! again. Transpositions are merged, so the proof is a directed acyclic graph (built with
+//! petgraph, written as JSON to check and as DOT to look at).
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+use std::sync::atomic::AtomicBool;
+
+use engine::obf::Obf;
+use engine::search::Solver;
+use engine::{Board, Move, Position};
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::EdgeRef;
+use serde::{Deserialize, Serialize};
+
+use crate::search::{children, even_threshold, Prover};
+
+pub const FORMAT: &str = "othello-dfpn-proof/1";
+
+/// One claim in a proof.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Claim {
+    pub position: Position,
+    pub threshold: i32,
+    /// Whether the side to move scores at least `threshold`.
+    pub holds: bool,
+}
+
+pub struct Proof {
+    pub graph: DiGraph<Claim, Move>,
+    pub root: NodeIndex,
+}
+
+/// The JSON form: nodes in depth-first order from the root (node 0), each with its moves
+/// to the nodes that back it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProofFile {
+    pub format: String,
+    pub nodes: Vec<ProofNode>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProofNode {
+    /// The position as an OBF board string and side to move.
+    pub position: String,
+    pub threshold: i32,
+    pub holds: bool,
+    /// (move, node index) pairs.
+    pub children: Vec<(String, usize)>,
+}
+
+impl Prover {
+    /// The proof of the answer to "does `position` score at least `threshold`?", searching
+    /// again where the table has forgotten what it proved.
+    pub fn proof(
+        &mut self,
+        position: &Position,
+        threshold: i32,
+        stop: &AtomicBool,
+    ) -> Option<Proof> {
+        let mut graph = DiGraph::new();
+        let mut seen = HashMap::new();
+        let root = self.prove_node(
+            &mut graph,
+            &mut seen,
+            position,
+            even_threshold(threshold),
+            stop,
+        )?;
+        Some(Proof { graph, root })
+    }
+
+    fn prove_node(
+        &mut self,
+        graph: &mut DiGraph<Claim, Move>,
+        seen: &mut HashMap<(Board, i32), NodeIndex>,
+        position: &Position,
+        t: i32,
+        stop: &AtomicBool,
+    ) -> Option<NodeIndex> {
+        let board = position.board;
+        if let Some(&node) = seen.get(&(board, t)) {
+            return Some(node);
+        }
+        let holds = self.prove(&board, t, stop)?;
+        let node = graph.add_node(Claim {
+            position: *position,
+            threshold: t,
+            holds,
+        });
+        seen.insert((board, t), node);
+        let kids = children(&board);
+        if kids.is_empty() || board.empty_count() <= self.options().leaf_empties {
+            return Some(node);
+        }
+        let backing: Vec<(Move, Board)> = if holds {
+            // One child that fails at 2 - t: one the table shows, else the first confirmed.
+            let shown = kids.iter().find(|(_, child)| self.bounds(child).1 < 2 - t);
+            let found = match shown {
+                Some(&kid) => Some(kid),
+                None => {
+                    let mut found = None;
+                    for &(mv, child) in &kids {
+                        if !self.prove(&child, 2 - t, stop)? {
+                            found = Some((mv, child));
+                            break;
+                        }
+                    }
+                    found
+                }
+            };
+            vec![found.expect("a proved node has a failing child")]
+        } else {
+            kids.to_vec()
+        };
+        for (mv, _) in backing {
+            let child = position.play(mv).expect("a legal move");
+            let child_node = self.prove_node(graph, seen, &child, 2 - t, stop)?;
+            graph.add_edge(node, child_node, mv);
+        }
+        Some(node)
+    }
+}
+
+impl Proof {
+    pub fn to_file(&self) -> ProofFile {
+        // Number the nodes depth-first from the root so node 0 is the root.
+        let mut order = Vec::new();
+        let mut number = HashMap::new();
+        let mut stack = vec![self.root];
+        while let Some(node) = stack.pop() {
+            if number.contains_key(&node) {
+                continue;
+            }
+            number.insert(node, order.len());
+            order.push(node);
+            let mut next: Vec<NodeIndex> = self.graph.neighbors(node).collect();
+            next.reverse();
+            stack.extend(next);
+        }
+        let nodes = order
+            .iter()
+            .map(|&node| {
+                let claim = self.graph[node];
+                let mut children: Vec<(String, usize)> = self
+                    .graph
+                    .edges(node)
+                    .map(|e| (e.weight().to_string(), number[&e.target()]))
+                    .collect();
+                children.sort();
+                ProofNode {
+                    position: position_text(&claim.position),
+                    threshold: claim.threshold,
+                    holds: claim.holds,
+                    children,
+                }
+            })
+            .collect();
+        ProofFile {
+            format: FORMAT.to_string(),
+            nodes,
+        }
+    }
+
+    /// Graphviz: nodes labelled with the claim, edges with the move.
+    pub fn to_dot(&self) -> String {
+        let mut dot = String::from("digraph proof {\n  node [shape=box, fontname=monospace];\n");
+        for node in self.graph.node_indices() {
+            let c = self.graph[node];
+            let relation = if c.holds { ">=" } else { "<" };
+            let _ = writeln!(
+                dot,
+                "  n{} [label=\"{} empties\\n{} {} {}\"{}];",
+                node.index(),
+                c.position.board.empty_count(),
+                c.position.side,
+                relation,
+                c.threshold,
+                if self.graph.neighbors(node).next().is_none() {
+                    ", style=rounded"
+                } else {
+                    ""
+                }
+            );
+        }
+        for e in self.graph.edge_references() {
+            let _ = writeln!(
+                dot,
+                "  n{} -> n{} [label=\"{}\"];",
+                e.source().index(),
+                e.target().index(),
+                e.weight()
+            );
+        }
+        dot.push_str("}\n");
+        dot
+    }
+}
+
+/// An OBF board string with the side to move, e.g. `---...OX X;`.
+pub fn position_text(position: &Position) -> String {
+    Obf::new(*position).to_string()
+}
+
+/// What a successful check established.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Verified {
+    /// The root position (OBF board string and side to move).
+    pub position: String,
+    pub threshold: i32,
+    pub holds: bool,
+    pub nodes: usize,
+    pub leaves: usize,
+    /// Nodes alpha-beta searched to decide the leaves again.
+    pub leaf_nodes: u64,
+}
+
+/// Why a proof does not prove anything.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CheckError {
+    #[error("not a proof file: {0}")]
+    Format(String),
+    #[error("node {node}: {problem}")]
+    Node { node: usize, problem: String },
+}
+
+/// Checks `file` from scratch with the core rules and the alpha-beta solver: every move is
+/// legal and leads to the position written, thresholds alternate as `2 - t`, a true claim
+/// has a child whose claim is false, a false claim has every legal move with a true claim,
+/// and every leaf is decided again by the end of the game or by alpha-beta.
+pub fn check(file: &ProofFile, solver: &Solver) -> Result<Verified, CheckError> {
+    if file.format != FORMAT {
+        return Err(CheckError::Format(format!(
+            "format is {:?}, expected {FORMAT:?}",
+            file.format
+        )));
+    }
+    if file.nodes.is_empty() {
+        return Err(CheckError::Format("no nodes".into()));
+    }
+    let bad = |node: usize, problem: String| CheckError::Node { node, problem };
+    let positions = file
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            n.position
+                .parse::<Obf>()
+                .map(|obf| obf.position)
+                .map_err(|e| bad(i, format!("position {:?}: {e}", n.position)))
+        })
+        .collect::<Result<Vec<Position>, CheckError>>()?;
+    let never = AtomicBool::new(false);
+    let mut verified = Verified {
+        position: file.nodes[0].position.clone(),
+        threshold: file.nodes[0].threshold,
+        holds: file.nodes[0].holds,
+        nodes: file.nodes.len(),
+        leaves: 0,
+        leaf_nodes: 0,
+    };
+    for (i, node) in file.nodes.iter().enumerate() {
+        let board = positions[i].board;
+        let t = node.threshold;
+        if !(-64..=64).contains(&t) || t % 2 != 0 {
+            return Err(bad(i, format!("threshold {t} is not an even score")));
+        }
+        if node.children.is_empty() {
+            let score_holds = if board.is_game_over() {
+                board.final_score() >= t
+            } else {
+                let (bound, nodes) = solver
+                    .null_window(&board, t - 1, &never)
+                    .expect("never stopped");
+                verified.leaf_nodes += nodes;
+                bound >= t
+            };
+            if score_holds != node.holds {
+                return Err(bad(
+                    i,
+                    format!(
+                        "leaf claims {} at {t} but the search says otherwise",
+                        node.holds
+                    ),
+                ));
+            }
+            verified.leaves += 1;
+            continue;
+        }
+        let legal: HashSet<Move> = children(&board).into_iter().map(|(mv, _)| mv).collect();
+        let mut moves = HashSet::new();
+        for (text, target) in &node.children {
+            let mv: Move = text
+                .parse()
+                .map_err(|e| bad(i, format!("move {text:?}: {e}")))?;
+            if !legal.contains(&mv) {
+                return Err(bad(i, format!("{mv} is not a legal move")));
+            }
+            if !moves.insert(mv) {
+                return Err(bad(i, format!("{mv} is listed twice")));
+            }
+            let child = file
+                .nodes
+                .get(*target)
+                .ok_or_else(|| bad(i, format!("move {mv} leads to missing node {target}")))?;
+            let expected = positions[i].play(mv).expect("a legal move");
+            if positions[*target] != expected {
+                return Err(bad(
+                    i,
+                    format!("move {mv} does not lead to the position of node {target}"),
+                ));
+            }
+            if child.threshold != 2 - t || child.holds == node.holds {
+                return Err(bad(
+                    i,
+                    format!(
+                        "node {target} after {mv} must claim the opposite at {}",
+                        2 - t
+                    ),
+                ));
+            }
+        }
+        if !node.holds && moves != legal {
+            return Err(bad(
+                i,
+                format!("a false claim needs all {} legal moves backed", legal.len()),
+            ));
+        }
+    }
+    Ok(verified)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Options;
+
+    fn small_prover() -> Prover {
+        Prover::new(Options {
+            leaf_empties: 6,
+            table_mb: 4,
+            leaf_table_mb: 4,
+            ..Options::default()
+        })
+    }
+
+    #[test]
+    fn proofs_of_both_answers_check_and_tampering_fails() {
+        // FFO #1 has 14 empties and scores +18.
+        let obf: Obf = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X;"
+            .parse()
+            .unwrap();
+        let solver = Solver::new(4);
+        let never = AtomicBool::new(false);
+        for (t, holds) in [(18, true), (20, false)] {
+            let mut prover = small_prover();
+            let proof = prover.proof(&obf.position, t, &never).unwrap();
+            let file = proof.to_file();
+            let verified = check(&file, &solver).unwrap();
+            assert_eq!((verified.threshold, verified.holds), (t, holds));
+            assert!(verified.nodes > 1);
+            assert!(proof.to_dot().contains("->"));
+            let json = serde_json::to_string(&file).unwrap();
+            assert_eq!(serde_json::from_str::<ProofFile>(&json).unwrap(), file);
+
+            // Claim the opposite at the root.
+            let mut tampered = file.clone();
+            tampered.nodes[0].holds = !holds;
+            assert!(check(&tampered, &solver).is_err());
+            // Drop a backing move of some false claim (true claims have only one).
+            let mut tampered = file.clone();
+            let node = tampered
+                .nodes
+                .iter_mut()
+                .find(|n| !n.holds && n.children.len() > 1)
+                .unwrap();
+            node.children.pop();
+            assert!(check(&tampered, &solver).is_err());
+            // A proof that is only its root leaf holds only if alpha-beta agrees.
+            let mut leaf = file.clone();
+            leaf.nodes.truncate(1);
+            leaf.nodes[0].children.clear();
+            assert!(check(&leaf, &solver).is_ok());
+            leaf.nodes[0].holds = !holds;
+            assert!(matches!(
+                check(&leaf, &solver),
+                Err(CheckError::Node { node: 0, .. })
+            ));
+        }
+    }
+}

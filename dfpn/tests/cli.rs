@@ -1,0 +1,208 @@
+//! The `dfpn` binary as a user runs it: output formats, exit codes, one-line errors.
+
+use std::process::{Command, Output};
+
+fn dfpn(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dfpn"))
+        .args(args)
+        .output()
+        .expect("dfpn runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("utf-8 output")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("utf-8 output")
+}
+
+fn problems(name: &str) -> String {
+    format!("{}/../problems/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn json_lines(output: &Output) -> Vec<serde_json::Value> {
+    stdout(output)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect()
+}
+
+const FFO1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;";
+
+#[test]
+fn prove_answers_both_ways_in_json() {
+    for (t, proven) in [("18", true), ("19", false), ("-64", true)] {
+        let output = dfpn(&[
+            "prove",
+            "--board",
+            FFO1,
+            "--threshold",
+            t,
+            "--json",
+            "--leaf-empties",
+            "8",
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let rows = json_lines(&output);
+        assert_eq!(rows[0]["proven"], proven, "threshold {t}");
+        assert_eq!(rows[0]["threshold"], t.parse::<i64>().unwrap());
+        for key in ["nodes", "seconds", "table_peak_bytes"] {
+            assert!(rows[0].get(key).is_some(), "{key}");
+        }
+    }
+}
+
+#[test]
+fn score_checks_the_ffo_answers() {
+    let output = dfpn(&["score", &problems("fforum-1-19.obf"), "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let rows = json_lines(&output);
+    assert_eq!(rows.len(), 20);
+    for row in &rows[..19] {
+        assert_eq!(row["expected_ok"], true, "{row}");
+        for key in ["index", "empties", "score", "best_move", "nodes", "seconds"] {
+            assert!(row.get(key).is_some(), "{key}");
+        }
+    }
+    assert_eq!(rows[19]["mismatches"], 0);
+    // The table form has a header, one row per position and a total.
+    let output = dfpn(&["score", &problems("fforum-1-19.obf"), "--shard", "2/4"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert_eq!(text.lines().count(), 1 + 5 + 1, "{text}");
+    assert!(
+        text.lines().nth(1).unwrap().trim_start().starts_with("2 "),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_wrong_answer_on_the_line_is_reported() {
+    let wrong = FFO1.replace("+18", "+16");
+    let output = dfpn(&["score", "--board", &wrong]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("MISMATCH"));
+}
+
+#[test]
+fn wld_in_json() {
+    let output = dfpn(&["wld", "--board", FFO1, "--json"]);
+    assert!(output.status.success());
+    let rows = json_lines(&output);
+    assert_eq!(rows[0]["wld"], "win");
+    assert_eq!(rows[0]["expected_ok"], true);
+    for key in ["index", "nodes", "seconds"] {
+        assert!(rows[0].get(key).is_some(), "{key}");
+    }
+}
+
+#[test]
+fn proofs_are_written_checked_and_tampering_is_caught() {
+    let dir = std::env::temp_dir().join(format!("dfpn-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("proof.json");
+    let path_text = path.to_str().unwrap();
+    let output = dfpn(&[
+        "prove",
+        "--board",
+        FFO1,
+        "--threshold",
+        "18",
+        "--leaf-empties",
+        "8",
+        "--proof",
+        path_text,
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(std::fs::read_to_string(dir.join("proof.dot"))
+        .unwrap()
+        .starts_with("digraph"));
+
+    let output = dfpn(&["check-proof", path_text, "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(json_lines(&output)[0]["valid"], true);
+
+    let mut proof: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    proof["nodes"][0]["threshold"] = 20.into();
+    let tampered = dir.join("tampered.json");
+    std::fs::write(&tampered, proof.to_string()).unwrap();
+    let output = dfpn(&["check-proof", tampered.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("invalid proof"),
+        "{}",
+        stderr(&output)
+    );
+
+    std::fs::write(&tampered, "{ not json").unwrap();
+    let output = dfpn(&["check-proof", tampered.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stderr(&output).lines().count(), 1);
+    assert!(
+        stderr(&output).contains("tampered.json:1:"),
+        "{}",
+        stderr(&output)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    let dir = std::env::temp_dir().join(format!("dfpn-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad_file = dir.join("bad.obf");
+    std::fs::write(&bad_file, format!("{FFO1}\nXXXX X;\n")).unwrap();
+    for args in [
+        vec!["prove", "--board", FFO1, "--threshold", "66"],
+        vec!["prove", "--board", FFO1, "--threshold", "x"],
+        vec!["prove", "--board", "not a board", "--threshold", "0"],
+        vec!["score", bad_file.to_str().unwrap()],
+        vec!["score", "/no/such/file.obf"],
+        vec!["score", "--board", FFO1, "--epsilon", "-1"],
+        vec![
+            "prove",
+            bad_file.to_str().unwrap(),
+            "--threshold",
+            "0",
+            "--proof",
+            "p.json",
+        ],
+    ] {
+        let output = dfpn(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let err = stderr(&output);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("dfpn: "), "{err}");
+    }
+    let output = dfpn(&["score", bad_file.to_str().unwrap()]);
+    assert!(
+        stderr(&output).contains("bad.obf:2:"),
+        "{}",
+        stderr(&output)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bench_compares_with_alpha_beta() {
+    let output = dfpn(&[
+        "bench",
+        "--board",
+        FFO1,
+        "--thresholds",
+        "16,18,20",
+        "--leaf-empties",
+        "6",
+        "--json",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let rows = json_lines(&output);
+    let proven: Vec<bool> = rows[..3]
+        .iter()
+        .map(|r| r["proven"].as_bool().unwrap())
+        .collect();
+    assert_eq!(proven, [true, true, false]);
+    assert_eq!(rows[3]["disagreements"], 0);
+}

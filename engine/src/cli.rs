@@ -1,0 +1,204 @@
+//! Command-line plumbing shared by the project's binaries (`engine`, `dfpn`, ...): one way
+//! to report errors and exit, read position files, shard them, check answers, show progress
+//! and stop on Ctrl-C.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+
+use crate::obf::Obf;
+use crate::position::Move;
+use crate::{input, ParseError};
+
+/// What can end a command: bad input (exit 2), answers that disagree with the expected
+/// ones or a claim found false (exit 1), an interrupt (exit 130), or a failed write (a
+/// closed pipe ends quietly).
+#[derive(Debug)]
+pub enum Failure {
+    Input(String),
+    Mismatch(usize),
+    Invalid(String),
+    Interrupted,
+    Io(io::Error),
+}
+
+impl From<ParseError> for Failure {
+    fn from(e: ParseError) -> Failure {
+        Failure::Input(e.to_string())
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure::Io(e)
+    }
+}
+
+/// Parses the command line; a usage error becomes one line on stderr and exit status 2.
+pub fn parse_args<C: clap::Parser>(program: &str) -> Result<C, ExitCode> {
+    match C::try_parse() {
+        Ok(cli) => Ok(cli),
+        Err(e) if !e.use_stderr() => {
+            // --help and --version
+            let _ = e.print();
+            Err(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            eprintln!("{program}: {}", first.trim_start_matches("error: "));
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// The exit status (and the one-line message) for the outcome of a command.
+pub fn exit_code(program: &str, result: Result<(), Failure>) -> ExitCode {
+    match result.and_then(|()| io::stdout().flush().map_err(Failure::from)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Input(message)) => {
+            eprintln!("{program}: {message}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Mismatch(n)) => {
+            eprintln!("{program}: {n} answers differ from the expected ones");
+            ExitCode::from(1)
+        }
+        Err(Failure::Invalid(message)) => {
+            eprintln!("{program}: {message}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Interrupted) => ExitCode::from(130),
+        Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Io(e)) => {
+            eprintln!("{program}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A pool of `threads` workers (default: one per core).
+pub fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, Failure> {
+    let threads = threads.map_or(0, |t| t as usize);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Failure::Input(format!("cannot start {threads} threads: {e}")))
+}
+
+/// Writes `value` as one line of JSON.
+pub fn write_json(out: &mut impl Write, value: &impl serde::Serialize) -> Result<(), Failure> {
+    let line = serde_json::to_string(value).map_err(|e| Failure::Io(e.into()))?;
+    writeln!(out, "{line}")?;
+    Ok(())
+}
+
+/// Where the positions of a batch command come from, and which of them this run takes.
+#[derive(clap::Args, Debug)]
+pub struct PositionArgs {
+    /// OBF file of positions (answers like "; G8:+18;" are checked).
+    #[arg(required_unless_present = "board", conflicts_with = "board")]
+    pub file: Option<PathBuf>,
+    /// One position: an OBF line or a move list.
+    #[arg(long, allow_hyphen_values = true)]
+    pub board: Option<String>,
+    /// Take only positions I, I+N, I+2N... (1-based) of the file, for clusters.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<(usize, usize)>,
+}
+
+impl PositionArgs {
+    /// The positions to work on, numbered from 1 in the file.
+    pub fn read(&self) -> Result<Vec<(usize, Obf)>, Failure> {
+        let positions: Vec<(usize, Obf)> = match (&self.file, &self.board) {
+            (Some(path), _) => input::read_obf_file(path)?
+                .into_iter()
+                .map(|(_, obf)| obf)
+                .enumerate()
+                .map(|(i, obf)| (i + 1, obf))
+                .collect(),
+            (None, Some(text)) => vec![(1, input::parse_position("--board", text)?.0)],
+            (None, None) => return Err(Failure::Input("give a file or --board".into())),
+        };
+        Ok(match self.shard {
+            Some((i, n)) => positions
+                .into_iter()
+                .filter(|(index, _)| (index - 1) % n == i - 1)
+                .collect(),
+            None => positions,
+        })
+    }
+}
+
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("shard must be I/N with 1 <= I <= N, found {text:?}");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (usize, usize) = (i.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+    if i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// Whether `score` and `mv` agree with the answers of `obf` (exact scores, or signs for
+/// win/draw/loss); `None` when the line carries no answers.
+pub fn check_answers(obf: &Obf, score: i32, mv: Option<Move>, wld: bool) -> Option<bool> {
+    let best = obf.best_score()?;
+    let listed = |m: Move| obf.answers.iter().find(|a| a.mv == m).map(|a| a.score);
+    Some(if wld {
+        score.signum() == best.signum()
+            && mv
+                .and_then(listed)
+                .is_none_or(|s| s.signum() == best.signum())
+    } else {
+        score == best && mv.and_then(listed) == Some(best)
+    })
+}
+
+/// A flag that Ctrl-C raises: long runs stop the current position and still print what
+/// they finished.
+pub fn interrupt_flag() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let handler_stop = Arc::clone(&stop);
+    let _ = ctrlc::set_handler(move || handler_stop.store(true, Relaxed));
+    stop
+}
+
+/// A progress bar on stderr counting positions.
+pub fn position_progress(len: usize) -> indicatif::ProgressBar {
+    let progress = indicatif::ProgressBar::new(len as u64);
+    progress.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} positions, {elapsed} {msg}")
+            .expect("a valid template"),
+    );
+    progress
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards() {
+        assert_eq!(parse_shard("2/3"), Ok((2, 3)));
+        assert!(parse_shard("0/3").is_err());
+        assert!(parse_shard("4/3").is_err());
+        assert!(parse_shard("x").is_err());
+    }
+
+    #[test]
+    fn answers() {
+        let obf: Obf = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6;"
+            .parse()
+            .unwrap();
+        let g8 = "g8".parse().unwrap();
+        let h1 = "h1".parse().unwrap();
+        assert_eq!(check_answers(&obf, 18, Some(g8), false), Some(true));
+        assert_eq!(check_answers(&obf, 18, Some(h1), false), Some(false));
+        assert_eq!(check_answers(&obf, 1, Some(h1), true), Some(true));
+        assert_eq!(check_answers(&obf, -1, Some(g8), true), Some(false));
+        assert_eq!(check_answers(&Obf::new(obf.position), 0, None, false), None);
+    }
+}

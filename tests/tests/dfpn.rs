@@ -1,0 +1,162 @@
+//! The proof-number solver against the alpha-beta solver and the FFO answers: exact scores,
+//! every threshold question asked on the way, win/draw/loss, and proofs checked from
+//! scratch.
+
+use std::sync::atomic::AtomicBool;
+
+use dfpn::{check, Aggregation, Initial, Options, Prover, Wld};
+use engine::search::Solver;
+use engine::{input, Board};
+use othello_tests::{problem_file, random_game_positions};
+use rand::{rngs::SmallRng, RngExt, SeedableRng};
+
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+fn check_ffo_file(name: &str, lines: std::ops::Range<usize>) {
+    let mut prover = Prover::new(Options {
+        table_mb: 64,
+        leaf_table_mb: 32,
+        ..Options::default()
+    });
+    for (line, obf) in input::read_obf_file(&problem_file(name)).unwrap() {
+        if !lines.contains(&line) {
+            continue;
+        }
+        let board = obf.position.board;
+        let best = obf.best_score().unwrap();
+        let exact = prover.exact_score(&board, &NEVER).unwrap();
+        assert_eq!(exact.score, best, "{name}:{line}");
+        let mv = exact.best_move.unwrap();
+        let listed = obf.answers.iter().find(|a| a.mv == mv);
+        assert_eq!(
+            listed.map(|a| a.score),
+            Some(best),
+            "{name}:{line} move {mv}"
+        );
+        assert!(
+            exact.steps.len() >= 2,
+            "{name}:{line}: a real binary search"
+        );
+        for step in &exact.steps {
+            assert_eq!(
+                step.proven,
+                best >= step.threshold,
+                "{name}:{line} threshold {}",
+                step.threshold
+            );
+        }
+        let (wld, _) = prover.wld(&board, &NEVER).unwrap();
+        assert_eq!(wld, Wld::of_score(best), "{name}:{line} wld");
+    }
+}
+
+#[test]
+fn ffo_1_to_19() {
+    check_ffo_file("fforum-1-19.obf", 1..20);
+}
+
+#[test]
+fn ffo_20_to_29() {
+    check_ffo_file("fforum-20-39.obf", 1..11);
+}
+
+#[test]
+fn ffo_30_to_39() {
+    check_ffo_file("fforum-20-39.obf", 11..21);
+}
+
+/// Random endgames with 8-14 empties and random search settings (small leaves, so the
+/// proof numbers do the work; sometimes a tiny table, so garbage collection runs), each
+/// threshold answer against the alpha-beta solver's exact score.
+#[test]
+fn random_endgames_against_alpha_beta() {
+    let solver = Solver::new(16);
+    let mut rng = SmallRng::seed_from_u64(2026);
+    let mut collections = 0;
+    let mut questions = 0;
+    for seed in 0..1000u64 {
+        let positions = random_game_positions(10_000 + seed);
+        let Some(position) = positions.get(rng.random_range(46..=52)) else {
+            continue;
+        };
+        let board: Board = position.board;
+        let exact = solver.solve(&board, -65, 65, &NEVER).unwrap().score;
+        let options = Options {
+            leaf_empties: rng.random_range(0..=7),
+            initial: if rng.random_bool(0.5) {
+                Initial::Mobility
+            } else {
+                Initial::Unit
+            },
+            aggregation: if rng.random_bool(0.8) {
+                Aggregation::Weak
+            } else {
+                Aggregation::Sum
+            },
+            epsilon: [0.0, 0.25, 1.0][rng.random_range(0..3)],
+            table_mb: if seed % 10 == 0 { 1 } else { 4 },
+            leaf_table_mb: 1,
+        };
+        let mut prover = Prover::new(options);
+        for _ in 0..3 {
+            let t = rng.random_range(-64..=64);
+            let proven = prover.prove(&board, t, &NEVER).unwrap();
+            assert_eq!(
+                proven,
+                exact >= t,
+                "seed {seed}, threshold {t}, exact {exact}, {options:?}"
+            );
+            questions += 1;
+        }
+        if seed % 4 == 0 {
+            let found = prover.exact_score(&board, &NEVER).unwrap();
+            assert_eq!(found.score, exact, "seed {seed} {options:?}");
+            if let Some(mv) = found.best_move {
+                let child = position.play(mv).unwrap().board;
+                let after = solver.solve(&child, -65, 65, &NEVER).unwrap().score;
+                assert_eq!(-after, exact, "seed {seed}: {mv} keeps the score");
+            }
+        }
+        collections += prover.table_stats().collections;
+    }
+    assert!(questions >= 2900);
+    assert!(
+        collections > 0,
+        "the small tables filled up and were collected"
+    );
+}
+
+/// Proofs of random endgames, true and false claims, pass the independent checker.
+#[test]
+fn proofs_check() {
+    let solver = Solver::new(16);
+    let mut rng = SmallRng::seed_from_u64(7);
+    let mut answers = [0; 2];
+    for seed in 0..30u64 {
+        let positions = random_game_positions(50_000 + seed);
+        let Some(position) = positions.get(rng.random_range(44..=48)) else {
+            continue;
+        };
+        let exact = solver
+            .solve(&position.board, -65, 65, &NEVER)
+            .unwrap()
+            .score;
+        let t = exact + [0, 2][rng.random_range(0..2)];
+        let mut prover = Prover::new(Options {
+            leaf_empties: 6,
+            table_mb: 8,
+            leaf_table_mb: 4,
+            ..Options::default()
+        });
+        let proof = prover.proof(position, t, &NEVER).unwrap();
+        let file = proof.to_file();
+        let verified = check(&file, &solver).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!(verified.holds, exact >= t);
+        answers[verified.holds as usize] += 1;
+        // Another threshold's claim does not pass for this one.
+        let mut tampered = file.clone();
+        tampered.nodes[0].threshold += if verified.holds { 2 } else { -2 };
+        assert!(check(&tampered, &solver).is_err(), "seed {seed}");
+    }
+    assert!(answers[0] > 3 && answers[1] > 3, "{answers:?}");
+}
