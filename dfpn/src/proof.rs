@@ -8,12 +8,12 @@
 //! petgraph, written as JSON to check and as DOT to look at).
 
 use std::collections::{HashMap, HashSet};
-use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
 use engine::obf::Obf;
 use engine::search::Solver;
 use engine::{Board, Move, Position};
+use petgraph::dot::{Config, Dot};
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use serde::{Deserialize, Serialize};
@@ -167,38 +167,23 @@ impl Proof {
         }
     }
 
-    /// Graphviz: nodes labelled with the claim, edges with the move.
+    /// Graphviz: nodes labelled with empties and the claim, edges with the move.
     pub fn to_dot(&self) -> String {
-        let mut dot = String::from("digraph proof {\n  node [shape=box, fontname=monospace];\n");
-        for node in self.graph.node_indices() {
-            let c = self.graph[node];
+        let edge = |_, e: petgraph::graph::EdgeReference<Move>| format!("label=\"{}\"", e.weight());
+        let node = |_, (_, c): (NodeIndex, &Claim)| {
             let relation = if c.holds { ">=" } else { "<" };
-            let _ = writeln!(
-                dot,
-                "  n{} [label=\"{} empties\\n{} {} {}\"{}];",
-                node.index(),
+            format!(
+                "label=\"{} empties\\n{} {relation} {}\" shape=box",
                 c.position.board.empty_count(),
                 c.position.side,
-                relation,
-                c.threshold,
-                if self.graph.neighbors(node).next().is_none() {
-                    ", style=rounded"
-                } else {
-                    ""
-                }
-            );
-        }
-        for e in self.graph.edge_references() {
-            let _ = writeln!(
-                dot,
-                "  n{} -> n{} [label=\"{}\"];",
-                e.source().index(),
-                e.target().index(),
-                e.weight()
-            );
-        }
-        dot.push_str("}\n");
-        dot
+                c.threshold
+            )
+        };
+        let config = [Config::EdgeNoLabel, Config::NodeNoLabel];
+        format!(
+            "{:?}",
+            Dot::with_attr_getters(&self.graph, &config, &edge, &node)
+        )
     }
 }
 

@@ -1,0 +1,206 @@
+//! `retro`: forward enumeration of reachable positions and maximum mobility.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+use engine::cli::{self, Failure};
+use engine::game::format_moves;
+use retro::{max_mobility, Convention, Level};
+
+#[derive(Parser)]
+#[command(
+    name = "retro",
+    version,
+    about = "Which Othello positions can a game from the start reach?"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the distinct positions after each ply (or with each number of discs).
+    Enumerate(EnumerateArgs),
+    /// The largest mobility reachable within N plies, with a witness game.
+    Maxmob(MaxmobArgs),
+}
+
+#[derive(clap::Args)]
+struct EnumerateArgs {
+    /// Levels by plies from the start: 0..=N.
+    #[arg(long, required_unless_present = "discs", conflicts_with = "discs",
+          value_parser = clap::value_parser!(u32).range(0..=60))]
+    plies: Option<u32>,
+    /// Levels by discs on the board: 4..=N, counting positions whose side to move has a
+    /// legal move (passes folded into the move before them).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(4..=64))]
+    discs: Option<u32>,
+    /// Also count positions up to the eight symmetries.
+    #[arg(long)]
+    canonical: bool,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(clap::Args)]
+struct MaxmobArgs {
+    /// Plies from the start.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=60))]
+    plies: u32,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    /// Memory for the positions being sorted, in MiB; larger levels spill to temporary
+    /// files (in TMPDIR).
+    #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    memory_mb: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// JSON: one object per line.
+    #[arg(long)]
+    json: bool,
+}
+
+impl RunArgs {
+    /// Keys (16 bytes) held in memory at once: the level being built and its sort.
+    fn key_limit(&self) -> usize {
+        (self.memory_mb as usize) << 20 >> 5
+    }
+}
+
+/// Peak resident memory of this process so far (Linux), in bytes.
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb << 10)
+}
+
+#[derive(serde::Serialize)]
+struct Row {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ply: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    discs: Option<u32>,
+    positions: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    canonical: Option<u64>,
+    seconds: f64,
+    peak_memory_bytes: Option<u64>,
+}
+
+fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let (convention, last) = match (args.plies, args.discs) {
+        (Some(n), _) => (Convention::Plies, n),
+        (None, Some(n)) => (Convention::Discs, n),
+        (None, None) => return Err(Failure::Input("give --plies or --discs".into())),
+    };
+    let limit = args.run.key_limit();
+    let pool = cli::thread_pool(args.run.threads)?;
+    let stop = cli::interrupt_flag();
+    let label = match convention {
+        Convention::Plies => "ply",
+        Convention::Discs => "discs",
+    };
+    if !args.run.json {
+        let canonical = if args.canonical {
+            format!("{:>14}", "canonical")
+        } else {
+            String::new()
+        };
+        writeln!(
+            out,
+            "{label:>5} {:>14}{canonical} {:>9} {:>10}",
+            "positions", "seconds", "peak MiB"
+        )?;
+    }
+    let start = Instant::now();
+    let mut level = Level::start(convention);
+    loop {
+        let count = pool.install(|| level.count(args.canonical, limit))?;
+        let row = Row {
+            ply: (convention == Convention::Plies).then_some(count.level),
+            discs: (convention == Convention::Discs).then_some(count.level),
+            positions: count.positions,
+            canonical: count.canonical,
+            seconds: start.elapsed().as_secs_f64(),
+            peak_memory_bytes: peak_memory(),
+        };
+        if args.run.json {
+            cli::write_json(out, &row)?;
+        } else {
+            let canonical = count
+                .canonical
+                .map_or(String::new(), |c| format!("{c:>14}"));
+            let memory = row.peak_memory_bytes.map_or("?".into(), |b| {
+                format!("{:.0}", b as f64 / (1 << 20) as f64)
+            });
+            writeln!(
+                out,
+                "{:>5} {:>14}{canonical} {:>9.3} {:>10}",
+                count.level, count.positions, row.seconds, memory
+            )?;
+        }
+        out.flush()?;
+        if count.level >= last || count.positions == 0 {
+            return Ok(());
+        }
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(Failure::Interrupted);
+        }
+        level = pool.install(|| level.next(convention, limit))?;
+    }
+}
+
+fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let pool = cli::thread_pool(args.run.threads)?;
+    let start = Instant::now();
+    let found = pool.install(|| max_mobility(args.plies, args.run.key_limit()))?;
+    let witness = format_moves(&found.witness);
+    if args.run.json {
+        cli::write_json(
+            out,
+            &serde_json::json!({
+                "plies": found.plies,
+                "mobility": found.mobility,
+                "witness": witness,
+                "seconds": start.elapsed().as_secs_f64(),
+            }),
+        )?;
+    } else {
+        writeln!(
+            out,
+            "within {} plies: mobility {} after {} ({} plies)",
+            found.plies,
+            found.mobility,
+            if witness.is_empty() {
+                "the start"
+            } else {
+                &witness
+            },
+            found.witness.len()
+        )?;
+        write!(out, "{}", engine::display::Diagram(&found.position))?;
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli: Cli = match cli::parse_args("retro") {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    let mut out = io::stdout().lock();
+    let result = match cli.command {
+        Command::Enumerate(args) => enumerate(&args, &mut out),
+        Command::Maxmob(args) => maxmob(&args, &mut out),
+    };
+    cli::exit_code("retro", result)
+}

@@ -1,0 +1,12 @@
+//! Retrospective Othello: which positions a legal game from the start can reach.
+//!
+//! [`enumerate`] counts the distinct positions level by level (by plies or by discs), in
+//! bounded memory ([`sorted`] spills to disk); [`maxmob`] finds the largest mobility within
+//! a number of plies with a witness game.
+
+pub mod enumerate;
+pub mod maxmob;
+pub mod sorted;
+
+pub use enumerate::{Convention, Level, LevelCount};
+pub use maxmob::{max_mobility, MaxMobility};

@@ -1,0 +1,77 @@
+//! The `retro` binary as a user runs it: output formats, exit codes, one-line errors.
+
+use std::process::{Command, Output};
+
+fn retro(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_retro"))
+        .args(args)
+        .output()
+        .expect("retro runs")
+}
+
+fn json_lines(output: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8(output.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect()
+}
+
+#[test]
+fn enumerate_json_per_ply() {
+    let output = retro(&["enumerate", "--plies", "5", "--canonical", "--json"]);
+    assert!(output.status.success());
+    let rows = json_lines(&output);
+    let positions: Vec<u64> = rows
+        .iter()
+        .map(|r| r["positions"].as_u64().unwrap())
+        .collect();
+    assert_eq!(positions, [1, 4, 12, 54, 236, 1288]);
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row["ply"], i as u64);
+        assert!(row["canonical"].as_u64().unwrap() <= positions[i]);
+        assert!(row.get("seconds").is_some());
+    }
+}
+
+#[test]
+fn enumerate_table_by_discs() {
+    let output = retro(&["enumerate", "--discs", "6", "--memory-mb", "1"]);
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1 + 3, "{text}");
+    assert!(
+        text.lines().last().unwrap().trim_start().starts_with("6 "),
+        "{text}"
+    );
+}
+
+#[test]
+fn maxmob_json() {
+    let output = retro(&["maxmob", "--plies", "4", "--json"]);
+    assert!(output.status.success());
+    let row = &json_lines(&output)[0];
+    assert_eq!(row["plies"], 4);
+    let witness = row["witness"].as_str().unwrap();
+    let game = engine::Game::replay(engine::Position::START, witness).unwrap();
+    assert_eq!(
+        game.last().board.mobility() as u64,
+        row["mobility"].as_u64().unwrap()
+    );
+}
+
+#[test]
+fn bad_arguments_are_one_line_and_exit_2() {
+    for args in [
+        vec!["enumerate"],
+        vec!["enumerate", "--plies", "61"],
+        vec!["enumerate", "--plies", "3", "--discs", "6"],
+        vec!["maxmob", "--plies", "x"],
+    ] {
+        let output = retro(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("retro: "), "{err}");
+    }
+}
