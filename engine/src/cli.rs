@@ -132,7 +132,7 @@ impl PositionArgs {
     }
 }
 
-fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     let bad = || format!("shard must be I/N with 1 <= I <= N, found {text:?}");
     let (i, n) = text.split_once('/').ok_or_else(bad)?;
     let (i, n): (usize, usize) = (i.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);

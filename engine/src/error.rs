@@ -27,6 +27,8 @@ pub enum ParseErrorKind {
     IllegalPass { legal: String },
     #[error("move {0} after the end of the game")]
     GameOver(String),
+    #[error("expected two hexadecimal bitboards without common bits, player,opponent: {0:?}")]
+    BadBitboards(String),
     #[error("impossible position: {0}")]
     Impossible(String),
     #[error("{0}")]

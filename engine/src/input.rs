@@ -1,5 +1,6 @@
 //! Positions as users give them on a command line: an OBF line or a move list.
 
+use crate::board::Board;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::game::Game;
 use crate::obf::{self, Obf};
@@ -44,9 +45,70 @@ pub fn read_obf_file(path: &std::path::Path) -> Result<Vec<(usize, Obf)>, ParseE
     Ok(positions)
 }
 
+/// Parses lines `player,opponent` of hexadecimal bitboards (`0x` optional; a header line
+/// starting with a letter, blank lines and `%`/`#` comments are skipped). The side to move
+/// is not given: callers decide what colours mean.
+pub fn parse_bitboard_csv(source: &str, text: &str) -> Result<Vec<(usize, Board)>, ParseError> {
+    let mut boards = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.is_empty()
+            || trimmed.starts_with(['%', '#'])
+            || (i == 0
+                && trimmed
+                    .starts_with(|c: char| c.is_ascii_alphabetic() && !trimmed.starts_with("0x")))
+        {
+            continue;
+        }
+        let bad = || {
+            ParseError::new(
+                source,
+                i + 1,
+                1,
+                ParseErrorKind::BadBitboards(trimmed.to_string()),
+            )
+        };
+        let hex = |field: &str| {
+            let digits = field
+                .trim()
+                .trim_start_matches("0x")
+                .trim_start_matches("0X");
+            u64::from_str_radix(digits, 16).map_err(|_| bad())
+        };
+        let (player, opponent) = trimmed.split_once(',').ok_or_else(bad)?;
+        let (player, opponent) = (hex(player)?, hex(opponent)?);
+        if player & opponent != 0 {
+            return Err(bad());
+        }
+        boards.push((i + 1, Board::new(player, opponent)));
+    }
+    Ok(boards)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bitboard_csv() {
+        let text =
+            "player,opponent\n0x0000341c10261000,0x006a4a620a406e00\n\n810000000000001,0x2\n";
+        let boards = parse_bitboard_csv("c.csv", text).unwrap();
+        assert_eq!(boards.len(), 2);
+        assert_eq!(
+            boards[0],
+            (2, Board::new(0x0000_341c_1026_1000, 0x006a_4a62_0a40_6e00))
+        );
+        assert_eq!(boards[1].0, 4);
+        let err = parse_bitboard_csv("c.csv", "0x1,0x1\n").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("c.csv:1:1: expected two hexadecimal"),
+            "{err}"
+        );
+        assert!(parse_bitboard_csv("c.csv", "0x1;0x2\n").is_err());
+        assert!(parse_bitboard_csv("c.csv", "0x1,zz\n").is_err());
+    }
 
     #[test]
     fn obf_lines_and_move_lists() {

@@ -13,7 +13,7 @@
 use std::io;
 use std::sync::LazyLock;
 
-use engine::{Bitboard, Board};
+use engine::{Bitboard, Board, Color};
 use rayon::prelude::*;
 
 use crate::sorted::{board, key, SetBuilder, SortedSet};
@@ -57,6 +57,21 @@ pub fn orbit_size(board: &Board) -> u64 {
 
 /// Side to move as an index: 0 black, 1 white.
 pub type Side = usize;
+
+pub fn side_index(color: Color) -> Side {
+    match color {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+pub fn side_color(side: Side) -> Color {
+    if side == 0 {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
 
 /// The positions that follow `board` (side `side` to move) one level later.
 pub fn successors(convention: Convention, board: &Board, side: Side) -> Vec<(Board, Side)> {

@@ -6,7 +6,10 @@
 
 pub mod enumerate;
 pub mod maxmob;
+pub mod reach;
 pub mod sorted;
+pub mod unmove;
 
 pub use enumerate::{Convention, Level, LevelCount};
 pub use maxmob::{max_mobility, MaxMobility};
+pub use reach::{reach, Frontier, Reach};

@@ -75,3 +75,63 @@ fn bad_arguments_are_one_line_and_exit_2() {
         assert!(err.starts_with("retro: "), "{err}");
     }
 }
+
+#[test]
+fn reach_answers_with_a_witness_or_no() {
+    let output = retro(&[
+        "reach",
+        "--board",
+        "f5d6c3d3c4f4",
+        "--frontier-discs",
+        "6",
+        "--json",
+    ]);
+    assert!(output.status.success());
+    let row = &json_lines(&output)[0];
+    assert_eq!(row["reachable"], true);
+    let witness = row["witness"].as_str().unwrap();
+    let reached = engine::Game::replay(engine::Position::START, witness).unwrap();
+    let given = engine::Game::replay(engine::Position::START, "f5d6c3d3c4f4").unwrap();
+    assert_eq!(reached.last(), given.last());
+    for key in ["nodes", "seconds"] {
+        assert!(row.get(key).is_some(), "{key}");
+    }
+
+    // The start position with white to move.
+    let white_start = "---------------------------OX------XO--------------------------- O";
+    let output = retro(&["reach", "--board", white_start, "--frontier-discs", "6"]);
+    assert!(output.status.success());
+    assert!(String::from_utf8(output.stdout)
+        .unwrap()
+        .contains("UNREACHABLE"));
+}
+
+#[test]
+fn check_a_csv_of_candidates() {
+    let dir = std::env::temp_dir().join(format!("retro-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("c.csv");
+    std::fs::write(&csv, "player,opponent\n0x0000341c10261000,0x006a4a620a406e00\n0x0008640a38240000,0x00760250465a5200\n").unwrap();
+    let output = retro(&[
+        "check",
+        csv.to_str().unwrap(),
+        "--frontier-discs",
+        "8",
+        "--json",
+    ]);
+    assert!(output.status.success());
+    let rows = json_lines(&output);
+    assert_eq!(rows.len(), 3);
+    assert!(rows[..2]
+        .iter()
+        .all(|r| r["reachable"] == false && r["witness"].is_null()));
+    assert_eq!(rows[2]["unreachable"], 2);
+
+    std::fs::write(&csv, "player,opponent\n0x1,0x2\n0x1;0x2\n").unwrap();
+    let output = retro(&["check", csv.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = String::from_utf8(output.stderr).unwrap();
+    assert!(err.contains("c.csv:3:1:"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

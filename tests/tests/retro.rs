@@ -77,3 +77,88 @@ fn max_mobility_against_every_game() {
         assert!(found.witness.len() <= plies as usize);
     }
 }
+
+/// The two published games reaching 33 legal moves: the positions where they reach it are
+/// found reachable again by the backward search (not told the game), with witnesses that
+/// the core replays.
+#[test]
+fn mobility_33_positions_are_reachable() {
+    let frontier = retro::Frontier::new(14).unwrap();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let text =
+        std::fs::read_to_string(othello_tests::problem_file("mobility33-witnesses.txt")).unwrap();
+    let mut found = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('%') && !l.trim().is_empty())
+    {
+        let (_, moves) = line.split_once(' ').unwrap();
+        let game = engine::Game::replay(engine::Position::START, moves).unwrap();
+        let position = game
+            .positions
+            .iter()
+            .find(|p| p.board.mobility() == 33)
+            .unwrap();
+        let reach = retro::reach(&frontier, position, 1 << 22, &never).unwrap();
+        let witness = reach.witness.expect("reachable");
+        let mut p = engine::Position::START;
+        for mv in witness {
+            p = p.play(mv).unwrap();
+        }
+        assert_eq!(p, *position);
+        found += 1;
+    }
+    assert_eq!(found, 2);
+}
+
+/// None of the 1800 positions with 34 legal moves (either colour to move) is reachable.
+#[test]
+fn mobility_34_candidates_are_unreachable() {
+    let frontier = retro::Frontier::new(14).unwrap();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let path = othello_tests::problem_file("mobility34-candidates.csv");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let boards = engine::input::parse_bitboard_csv("candidates", &text).unwrap();
+    assert_eq!(boards.len(), 1800);
+    for (line, board) in boards {
+        assert_eq!(board.mobility(), 34, "line {line}");
+        for side in [engine::Color::Black, engine::Color::White] {
+            let position = engine::Position { board, side };
+            let reach = retro::reach(&frontier, &position, 1 << 20, &never).unwrap();
+            assert_eq!(reach.witness, None, "line {line}");
+        }
+    }
+}
+
+/// Positions of random games, deep into the game, are reachable with replayed witnesses;
+/// cutting a disc off from the others makes them unreachable.
+#[test]
+fn random_game_positions_are_reachable() {
+    let frontier = retro::Frontier::new(14).unwrap();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    for seed in 0..30 {
+        let positions = othello_tests::random_game_positions(seed);
+        // Plies 0, 7, 14 in every game; 21 (25 discs, up to a few million nodes back to
+        // the frontier) in a few.
+        let plies = if seed % 6 == 1 { 4 } else { 3 };
+        for position in positions.iter().step_by(7).take(plies) {
+            let reach = retro::reach(&frontier, position, 1 << 20, &never).unwrap();
+            let mut p = engine::Position::START;
+            for mv in reach.witness.expect("reachable") {
+                p = p.play(mv).unwrap();
+            }
+            assert_eq!(p, *position, "seed {seed}");
+        }
+    }
+    let mut broken = othello_tests::random_game_positions(1)[12];
+    let occupied = broken.board.player | broken.board.opponent;
+    let far = !(occupied | engine::board::neighbours(occupied));
+    broken.board.player |= far & far.wrapping_neg();
+    assert!(broken.board.impossibility().is_some());
+    assert_eq!(
+        retro::reach(&frontier, &broken, 1 << 20, &never)
+            .unwrap()
+            .witness,
+        None
+    );
+}

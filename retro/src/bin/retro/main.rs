@@ -4,6 +4,8 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod reach;
+
 use clap::{Parser, Subcommand};
 use engine::cli::{self, Failure};
 use engine::game::format_moves;
@@ -26,6 +28,11 @@ enum Command {
     Enumerate(EnumerateArgs),
     /// The largest mobility reachable within N plies, with a witness game.
     Maxmob(MaxmobArgs),
+    /// Is this position reachable from the start? A witness game, or an exhaustive no.
+    Reach(reach::ReachArgs),
+    /// Reachability of every position of a file (OBF lines, or CSV of hex bitboards
+    /// player,opponent: then either colour to move counts).
+    Check(reach::CheckArgs),
 }
 
 #[derive(clap::Args)]
@@ -55,22 +62,22 @@ struct MaxmobArgs {
 }
 
 #[derive(clap::Args)]
-struct RunArgs {
+pub struct RunArgs {
     /// Memory for the positions being sorted, in MiB; larger levels spill to temporary
     /// files (in TMPDIR).
     #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
-    memory_mb: u64,
+    pub memory_mb: u64,
     /// Worker threads (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: Option<u32>,
+    pub threads: Option<u32>,
     /// JSON: one object per line.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
 }
 
 impl RunArgs {
     /// Keys (16 bytes) held in memory at once: the level being built and its sort.
-    fn key_limit(&self) -> usize {
+    pub fn key_limit(&self) -> usize {
         (self.memory_mb as usize) << 20 >> 5
     }
 }
@@ -201,6 +208,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Enumerate(args) => enumerate(&args, &mut out),
         Command::Maxmob(args) => maxmob(&args, &mut out),
+        Command::Reach(args) => reach::reach_one(&args, &mut out),
+        Command::Check(args) => reach::check(&args, &mut out),
     };
     cli::exit_code("retro", result)
 }
