@@ -13,12 +13,14 @@
 //! - bounds: every node keeps proved bounds on its exact score (from leaves' fail-soft
 //!   values, stable discs and children), so a node is solved when its bounds decide `t`,
 //!   whatever the numbers say, and later thresholds reuse them;
-//! - initial numbers from mobility (or 1/1 to compare);
+//! - initial numbers from mobility scaled by the evaluation's distance to the threshold
+//!   (mobility alone, or 1/1, to compare);
 //! - a table of bounded memory with garbage collection (see [`crate::table`]).
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use arrayvec::ArrayVec;
+use engine::search::eval::{Evaluation, HandEval};
 use engine::search::stability::stable_discs;
 use engine::search::Solver;
 use engine::{Bitboard, Board, Move};
@@ -38,6 +40,8 @@ pub enum Initial {
     /// 1 to prove (one good move suffices), the number of legal moves to disprove (all
     /// must fail).
     Mobility,
+    /// Mobility scaled by how far the evaluation lies above or below the threshold.
+    Evaluation,
 }
 
 /// How a node sums the proof numbers of its children into its disproof number.
@@ -66,7 +70,7 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             leaf_empties: 14,
-            initial: Initial::Mobility,
+            initial: Initial::Evaluation,
             aggregation: Aggregation::Weak,
             epsilon: 0.25,
             table_mb: 192,
@@ -285,7 +289,7 @@ impl Prover {
         };
         let (pn, dn) = decided(lower, upper, t)
             .or(stored)
-            .unwrap_or_else(|| self.initial_numbers(&board));
+            .unwrap_or_else(|| self.initial_numbers(&board, t));
         Child {
             mv,
             board,
@@ -296,10 +300,15 @@ impl Prover {
         }
     }
 
-    fn initial_numbers(&self, board: &Board) -> (u32, u32) {
+    fn initial_numbers(&self, board: &Board, t: i32) -> (u32, u32) {
         match self.options.initial {
             Initial::Unit => (1, 1),
             Initial::Mobility => (1, board.mobility().max(1)),
+            Initial::Evaluation => {
+                let margin = HandEval.evaluate(board) / 100 - t;
+                let scale = |m: i32| 1 + (m.clamp(0, 32) / 2) as u32;
+                (scale(-margin), board.mobility().max(1) * scale(margin))
+            }
         }
     }
 

@@ -83,11 +83,8 @@ fn random_endgames_against_alpha_beta() {
         let exact = solver.solve(&board, -65, 65, &NEVER).unwrap().score;
         let options = Options {
             leaf_empties: rng.random_range(0..=7),
-            initial: if rng.random_bool(0.5) {
-                Initial::Mobility
-            } else {
-                Initial::Unit
-            },
+            initial: [Initial::Evaluation, Initial::Mobility, Initial::Unit]
+                [rng.random_range(0..3)],
             aggregation: if rng.random_bool(0.8) {
                 Aggregation::Weak
             } else {

@@ -49,7 +49,7 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = Options::default().leaf_empties, value_parser = clap::value_parser!(u32).range(0..=60))]
     leaf_empties: u32,
     /// First proof and disproof numbers of a new node.
-    #[arg(long, value_enum, default_value_t = Initial::Mobility)]
+    #[arg(long, value_enum, default_value_t = Options::default().initial)]
     initial: Initial,
     /// How a node's disproof number sums its children (weak: WPNS).
     #[arg(long, value_enum, default_value_t = Aggregation::Weak)]
