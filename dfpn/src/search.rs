@@ -139,7 +139,12 @@ pub struct Prover {
     solver: Solver,
     options: Options,
     stats: Stats,
+    /// Called every [`PROGRESS_INTERVAL`] expansions with the counters so far.
+    progress: Option<Box<dyn FnMut(&Stats)>>,
 }
+
+/// Expansions between two progress reports.
+pub const PROGRESS_INTERVAL: u64 = 1 << 16;
 
 impl Prover {
     pub fn new(options: Options) -> Prover {
@@ -148,11 +153,17 @@ impl Prover {
             solver: Solver::new(options.leaf_table_mb),
             options,
             stats: Stats::default(),
+            progress: None,
         }
     }
 
     pub fn options(&self) -> &Options {
         &self.options
+    }
+
+    /// Reports the counters to `report` now and then during long searches.
+    pub fn on_progress(&mut self, report: impl FnMut(&Stats) + 'static) {
+        self.progress = Some(Box::new(report));
     }
 
     pub fn stats(&self) -> Stats {
@@ -207,6 +218,11 @@ impl Prover {
     ) -> Child {
         let work_before = self.stats.nodes();
         self.stats.dfpn_nodes += 1;
+        if self.stats.dfpn_nodes % PROGRESS_INTERVAL == 0 {
+            if let Some(report) = &mut self.progress {
+                report(&self.stats);
+            }
+        }
         let (mut lower, mut upper) = self.bounds(board);
         let mut numbers = (1, 1);
         if decided(lower, upper, t).is_none() {

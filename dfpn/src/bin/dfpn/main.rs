@@ -82,6 +82,14 @@ impl SearchArgs {
     }
 }
 
+/// Shows the prover's node count in the progress bar's message (stderr).
+pub fn show_progress(prover: &mut dfpn::Prover, progress: &indicatif::ProgressBar) {
+    let progress = progress.clone();
+    prover.on_progress(move |stats| {
+        progress.set_message(format!("{:.1} M nodes", stats.nodes() as f64 / 1e6));
+    });
+}
+
 fn main() -> ExitCode {
     let cli: Cli = match cli::parse_args("dfpn") {
         Ok(cli) => cli,

@@ -44,13 +44,15 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         )));
     }
     let stop = cli::interrupt_flag();
+    let progress = cli::position_progress(positions.len());
     let mut prover = Prover::new(args.search.options()?);
+    crate::show_progress(&mut prover, &progress);
     if !args.search.json {
-        writeln!(
-            out,
+        let header = format!(
             "{:>4} {:>7} {:>9} {:>10} {:>9} {:>14} {:>12} {:>10}",
             "#", "empties", "threshold", "result", "seconds", "nodes", "nodes/s", "table MiB"
-        )?;
+        );
+        progress.suspend(|| writeln!(out, "{header}"))?;
     }
     for (index, obf) in &positions {
         let board = obf.position.board;
@@ -72,11 +74,10 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             seconds,
             table_peak_bytes: prover.table_stats().peak_bytes,
         };
-        if args.search.json {
-            cli::write_json(out, &row)?;
+        let line = if args.search.json {
+            serde_json::to_string(&row).expect("a row serialises")
         } else {
-            writeln!(
-                out,
+            format!(
                 "{:>4} {:>7} {:>9} {:>10} {:>9.3} {:>14} {:>12.0} {:>10.1}",
                 row.index,
                 row.empties,
@@ -86,8 +87,10 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                 row.nodes,
                 row.nodes as f64 / row.seconds.max(1e-9),
                 row.table_peak_bytes as f64 / (1 << 20) as f64,
-            )?;
-        }
+            )
+        };
+        progress.suspend(|| writeln!(out, "{line}"))?;
+        progress.inc(1);
         out.flush()?;
         if let Some(path) = &args.proof {
             let Some(proof) = prover.proof(&obf.position, args.threshold, &stop) else {
@@ -101,15 +104,16 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             write(path, json)?;
             write(&path.with_extension("dot"), proof.to_dot())?;
             if !args.search.json {
-                writeln!(
-                    out,
+                let note = format!(
                     "proof: {} nodes written to {} and {}",
                     proof.graph.node_count(),
                     path.display(),
                     path.with_extension("dot").display()
-                )?;
+                );
+                progress.suspend(|| writeln!(out, "{note}"))?;
             }
         }
     }
+    progress.finish_and_clear();
     Ok(())
 }

@@ -50,9 +50,10 @@ struct Summary {
 pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> {
     let positions = args.positions.read()?;
     let stop = cli::interrupt_flag();
-    let mut prover = Prover::new(args.search.options()?);
     let json = args.search.json;
     let progress = cli::position_progress(positions.len());
+    let mut prover = Prover::new(args.search.options()?);
+    crate::show_progress(&mut prover, &progress);
     if !json {
         let header = format!(
             "{:>4} {:>7} {:>5} {:>4} {:>9} {:>14} {:>12}  thresholds",
