@@ -140,8 +140,11 @@ pub struct Prover {
     options: Options,
     stats: Stats,
     /// Called every [`PROGRESS_INTERVAL`] expansions with the counters so far.
-    progress: Option<Box<dyn FnMut(&Stats)>>,
+    progress: Option<ProgressReport>,
 }
+
+/// What [`Prover::on_progress`] calls.
+type ProgressReport = Box<dyn FnMut(&Stats)>;
 
 /// Expansions between two progress reports.
 pub const PROGRESS_INTERVAL: u64 = 1 << 16;
