@@ -1,0 +1,254 @@
+//! `satgen`: CNF for "a legal game reaching N legal moves", solved inside or outside,
+//! models decoded and replayed.
+
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+use engine::cli::{self, Failure};
+use satgen::{decode, dimacs, encode, Question, SideFilter};
+
+#[derive(Parser)]
+#[command(
+    name = "satgen",
+    version,
+    about = "SAT encodings of Othello maximum-mobility reachability"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Write the CNF in DIMACS.
+    Emit(EmitArgs),
+    /// Build and solve: SAT with a replayed game, or UNSAT.
+    Solve(SolveArgs),
+    /// Turn a solver's model of an emitted CNF into a game, replayed by the core.
+    Decode(DecodeArgs),
+}
+
+#[derive(clap::Args)]
+struct QuestionArgs {
+    /// At least this many legal moves for the side to move at some position.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=64))]
+    mobility: u32,
+    /// Plies from the start (a pass is a ply).
+    #[arg(long, default_value_t = 42, value_parser = clap::value_parser!(u32).range(1..=60))]
+    plies: u32,
+    /// Whose move it must be at that position.
+    #[arg(long, value_enum, default_value_t = SideFilter::Any)]
+    side: SideFilter,
+    /// Do not fix the first move to f5.
+    #[arg(long)]
+    no_symmetry_break: bool,
+}
+
+impl QuestionArgs {
+    fn question(&self) -> Question {
+        Question {
+            plies: self.plies as usize,
+            mobility: self.mobility as usize,
+            side: self.side,
+            symmetry_break: !self.no_symmetry_break,
+        }
+    }
+}
+
+#[derive(clap::Args)]
+struct EmitArgs {
+    #[command(flatten)]
+    question: QuestionArgs,
+    /// Output file.
+    #[arg(short, long)]
+    output: PathBuf,
+}
+
+#[derive(clap::Args)]
+struct SolveArgs {
+    #[command(flatten)]
+    question: QuestionArgs,
+    /// An external DIMACS solver command (e.g. "cadical"), given the CNF file as its last
+    /// argument and expected to print s/v lines; default: the embedded varisat.
+    #[arg(long)]
+    solver_cmd: Option<String>,
+    /// One JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+struct DecodeArgs {
+    /// The CNF written by `satgen emit`.
+    cnf: PathBuf,
+    /// The solver's output (s/v lines).
+    model: PathBuf,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(serde::Serialize)]
+struct Answer {
+    result: &'static str,
+    moves: Option<String>,
+    ply: Option<usize>,
+    mobility: Option<u32>,
+    variables: Option<u32>,
+    clauses: Option<usize>,
+    seconds: f64,
+}
+
+fn print(answer: &Answer, json: bool, out: &mut impl Write) -> Result<(), Failure> {
+    if json {
+        return cli::write_json(out, answer);
+    }
+    writeln!(out, "{}", answer.result)?;
+    if let (Some(moves), Some(ply), Some(mobility)) = (&answer.moves, answer.ply, answer.mobility) {
+        writeln!(out, "mobility {mobility} at ply {ply} after {moves}")?;
+    }
+    if let (Some(v), Some(c)) = (answer.variables, answer.clauses) {
+        writeln!(out, "{v} variables, {c} clauses")?;
+    }
+    writeln!(out, "{:.3} s", answer.seconds)?;
+    Ok(())
+}
+
+fn read(path: &PathBuf) -> Result<String, Failure> {
+    std::fs::read_to_string(path).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
+}
+
+fn emit(args: &EmitArgs) -> Result<(), Failure> {
+    let q = args.question.question();
+    let encoded = encode(&q);
+    let file = std::fs::File::create(&args.output)
+        .map_err(|e| Failure::Input(format!("{}: {e}", args.output.display())))?;
+    let mut writer = BufWriter::new(file);
+    dimacs::write(&mut writer, &q, &encoded)?;
+    writer.flush()?;
+    eprintln!(
+        "satgen: {} variables, {} clauses written to {}",
+        encoded.formula.variables(),
+        encoded.formula.clauses(),
+        args.output.display()
+    );
+    Ok(())
+}
+
+/// Decodes `model` or reports it as the error it is: a model that does not replay to the
+/// mobility asked is never trusted (exit 1).
+fn decoded_answer(
+    layout: &satgen::Layout,
+    model: &[bool],
+    wanted: u32,
+    start: Instant,
+) -> Result<Answer, Failure> {
+    let game = decode(layout, model, wanted)
+        .map_err(|e| Failure::Invalid(format!("model rejected: {e}")))?;
+    Ok(Answer {
+        result: "SAT",
+        moves: Some(engine::game::format_moves(&game.moves)),
+        ply: Some(game.ply),
+        mobility: Some(game.mobility),
+        variables: None,
+        clauses: None,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let start = Instant::now();
+    let q = args.question.question();
+    let encoded = encode(&q);
+    let model = match &args.solver_cmd {
+        None => satgen::solve::varisat(&encoded.formula),
+        Some(command) => {
+            let dir = tempfile::tempdir()?;
+            let path = dir.path().join("question.cnf");
+            let mut writer = BufWriter::new(std::fs::File::create(&path)?);
+            dimacs::write(&mut writer, &q, &encoded)?;
+            writer.flush()?;
+            let mut words = command.split_whitespace();
+            let program = words
+                .next()
+                .ok_or_else(|| Failure::Input("empty --solver-cmd".into()))?;
+            let output = std::process::Command::new(program)
+                .args(words)
+                .arg(&path)
+                .output()
+                .map_err(|e| Failure::Input(format!("cannot run {program:?}: {e}")))?;
+            let text = String::from_utf8_lossy(&output.stdout);
+            dimacs::read_model(&text)
+                .map_err(|e| Failure::Input(format!("{program} output: {e}")))?
+        }
+    };
+    let mut answer = match model {
+        Some(model) => decoded_answer(&encoded.layout, &model, q.mobility as u32, start)?,
+        None => Answer {
+            result: "UNSAT",
+            moves: None,
+            ply: None,
+            mobility: None,
+            variables: None,
+            clauses: None,
+            seconds: 0.0,
+        },
+    };
+    answer.variables = Some(encoded.formula.variables());
+    answer.clauses = Some(encoded.formula.clauses());
+    answer.seconds = start.elapsed().as_secs_f64();
+    print(&answer, args.json, out)
+}
+
+fn decode_files(args: &DecodeArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let start = Instant::now();
+    let cnf = read(&args.cnf)?;
+    let layout = dimacs::read_layout(&cnf)
+        .map_err(|e| Failure::Input(format!("{}:{e}", args.cnf.display())))?;
+    let wanted = cnf
+        .lines()
+        .next()
+        .and_then(|l| {
+            l.split_whitespace()
+                .find_map(|kv| kv.strip_prefix("mobility="))
+        })
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| {
+            Failure::Input(format!(
+                "{}:1: no mobility= in the satgen header",
+                args.cnf.display()
+            ))
+        })?;
+    let model_text = read(&args.model)?;
+    let model = dimacs::read_model(&model_text)
+        .map_err(|e| Failure::Input(format!("{}:{e}", args.model.display())))?;
+    let answer = match model {
+        Some(model) => decoded_answer(&layout, &model, wanted, start)?,
+        None => Answer {
+            result: "UNSAT",
+            moves: None,
+            ply: None,
+            mobility: None,
+            variables: None,
+            clauses: None,
+            seconds: 0.0,
+        },
+    };
+    print(&answer, args.json, out)
+}
+
+fn main() -> ExitCode {
+    let cli: Cli = match cli::parse_args("satgen") {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    let mut out = io::stdout().lock();
+    let result = match cli.command {
+        Command::Emit(args) => emit(&args),
+        Command::Solve(args) => solve(&args, &mut out),
+        Command::Decode(args) => decode_files(&args, &mut out),
+    };
+    cli::exit_code("satgen", result)
+}

@@ -1,0 +1,142 @@
+//! DIMACS CNF with a header naming where the game's variables live, and solver output
+//! (`s`/`v` lines) read back as a model.
+
+use std::io::{self, Write};
+
+use rustsat::types::Lit;
+
+use crate::encode::{Encoded, Layout, Question};
+
+/// Writes `encoded` as DIMACS: comment lines with the question and the layout (the first
+/// variable of each ply's black, white and move blocks), then `p cnf` and the clauses.
+pub fn write(out: &mut impl Write, q: &Question, encoded: &Encoded) -> io::Result<()> {
+    let f = &encoded.formula;
+    writeln!(
+        out,
+        "c satgen encoding=rays plies={} mobility={} side={:?} symmetry_break={}",
+        q.plies, q.mobility, q.side, q.symmetry_break
+    )?;
+    let l = &encoded.layout;
+    for i in 0..l.black.len() {
+        let first = |block: &Vec<Vec<Lit>>| block.get(i).map_or(0, |b| b[0].var().idx() + 1);
+        writeln!(
+            out,
+            "c satgen-layout ply={i} black={} white={} moves={}",
+            first(&l.black),
+            first(&l.white),
+            first(&l.moves)
+        )?;
+    }
+    writeln!(out, "p cnf {} {}", f.variables(), f.clauses())?;
+    let mut line = String::new();
+    for clause in f.cnf.iter() {
+        line.clear();
+        for lit in clause.iter() {
+            line.push_str(&lit.to_ipasir().to_string());
+            line.push(' ');
+        }
+        line.push('0');
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// Why a file does not describe a game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{line}: {problem}")]
+pub struct FormatError {
+    pub line: usize,
+    pub problem: String,
+}
+
+/// The layout named in a DIMACS header written by [`write`].
+pub fn read_layout(text: &str) -> Result<Layout, FormatError> {
+    let mut layout = Layout::default();
+    for (n, line) in text.lines().enumerate() {
+        let Some(rest) = line.strip_prefix("c satgen-layout ") else {
+            if line.starts_with('p') {
+                break;
+            }
+            continue;
+        };
+        let bad = |problem: &str| FormatError {
+            line: n + 1,
+            problem: problem.to_string(),
+        };
+        let field = |name: &str| -> Result<u32, FormatError> {
+            rest.split_whitespace()
+                .find_map(|kv| kv.strip_prefix(name).and_then(|v| v.strip_prefix('=')))
+                .ok_or_else(|| bad(&format!("no {name}=")))?
+                .parse()
+                .map_err(|_| bad(&format!("{name} is not a number")))
+        };
+        let block = |first: u32, len: u32| {
+            (first..first + len)
+                .map(|v| Lit::positive(v - 1))
+                .collect::<Vec<_>>()
+        };
+        let (black, white, moves) = (field("black")?, field("white")?, field("moves")?);
+        if black == 0 || white == 0 {
+            return Err(bad("board blocks start at variable 1 or later"));
+        }
+        layout.black.push(block(black, 64));
+        layout.white.push(block(white, 64));
+        if moves != 0 {
+            layout.moves.push(block(moves, 65));
+        }
+    }
+    if layout.black.is_empty() {
+        return Err(FormatError {
+            line: 0,
+            problem: "no satgen-layout lines: not written by satgen emit".into(),
+        });
+    }
+    Ok(layout)
+}
+
+/// The verdict and true variables of solver output: `s SATISFIABLE` / `s UNSATISFIABLE`
+/// and `v` lines (or, without `s`, bare integers).
+pub fn read_model(text: &str) -> Result<Option<Vec<bool>>, FormatError> {
+    let mut values = Vec::new();
+    let mut satisfiable = None;
+    for (n, line) in text.lines().enumerate() {
+        let bad = |problem: String| FormatError {
+            line: n + 1,
+            problem,
+        };
+        let line = line.trim();
+        if let Some(verdict) = line.strip_prefix("s ") {
+            satisfiable = Some(match verdict.trim() {
+                "SATISFIABLE" => true,
+                "UNSATISFIABLE" => false,
+                other => return Err(bad(format!("unknown verdict {other:?}"))),
+            });
+            continue;
+        }
+        if line.is_empty() || line.starts_with('c') {
+            continue;
+        }
+        let numbers = line.strip_prefix("v ").unwrap_or(line);
+        for word in numbers.split_whitespace() {
+            let value: i64 = word
+                .parse()
+                .map_err(|_| bad(format!("{word:?} is not a literal")))?;
+            if value == 0 {
+                continue;
+            }
+            let var = value.unsigned_abs() as usize - 1;
+            if values.len() <= var {
+                values.resize(var + 1, false);
+            }
+            values[var] = value > 0;
+        }
+    }
+    match satisfiable {
+        Some(false) => Ok(None),
+        _ if values.is_empty() => Err(FormatError {
+            line: 0,
+            problem: "no model".into(),
+        }),
+        _ => Ok(Some(values)),
+    }
+}

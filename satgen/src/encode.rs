@@ -1,0 +1,310 @@
+//! The "rays" encoding of games from the start under the variant rules (a pass is a ply,
+//! allowed only without a legal move; two passes do not end the game).
+//!
+//! Per ply, per square and direction, two chains along the ray: `A` "walking from here over
+//! the opponent's discs, the first other square holds a mover's disc" and `B` "... is the
+//! square the mover plays". A square is a legal move when it is empty and its neighbour in
+//! some direction is an opponent disc whose `A` holds; an opponent disc flips when `A` holds
+//! one way and `B` the other. The move is one-hot over the 64 squares and the pass. The
+//! score question, "some position has at least N legal moves", is a totalizer per ply
+//! (rustsat) behind a selector, and at least one selector.
+
+use rustsat::types::Lit;
+
+use crate::formula::Formula;
+
+/// (file, rank) steps of the eight directions; `DIRECTIONS[d ^ 1]` is the opposite of `d`.
+const DIRECTIONS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (-1, -1),
+    (1, -1),
+    (-1, 1),
+];
+
+fn step(sq: usize, d: usize) -> Option<usize> {
+    let (file, rank) = (
+        (sq % 8) as i32 + DIRECTIONS[d].0,
+        (sq / 8) as i32 + DIRECTIONS[d].1,
+    );
+    ((0..8).contains(&file) && (0..8).contains(&rank)).then_some((rank * 8 + file) as usize)
+}
+
+/// Which side must have the many moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SideFilter {
+    Any,
+    Black,
+    White,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Question {
+    pub plies: usize,
+    pub mobility: usize,
+    pub side: SideFilter,
+    /// Fix the first move to f5 (the four first moves are symmetric).
+    pub symmetry_break: bool,
+}
+
+/// Where the variables that describe a game live: per ply `i`, black and white discs and
+/// the move (squares a1..h8, then the pass) are consecutive blocks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Layout {
+    pub black: Vec<Vec<Lit>>,
+    pub white: Vec<Vec<Lit>>,
+    /// `moves[i]` has 65 literals: the square played at ply `i`, or (last) the pass.
+    pub moves: Vec<Vec<Lit>>,
+}
+
+pub struct Encoded {
+    pub formula: Formula,
+    pub layout: Layout,
+}
+
+/// The legal-move literals of a position, with the `A` chains they rest on.
+fn legal_moves(f: &mut Formula, player: &[Lit], opponent: &[Lit]) -> (Vec<Lit>, Vec<[Lit; 8]>) {
+    // A[t][d], computed from the far end of each ray.
+    let mut a = vec![[f.f; 8]; 64];
+    // X[t][d]: the neighbour of t in direction d is an opponent disc whose A holds.
+    let mut x = vec![[f.f; 8]; 64];
+    for d in 0..8 {
+        let mut order: Vec<usize> = (0..64).collect();
+        // Squares nearer the end of the ray first.
+        order.sort_by_key(|&sq| {
+            let mut steps = 0;
+            let mut s = sq;
+            while let Some(n) = step(s, d) {
+                steps += 1;
+                s = n;
+            }
+            steps
+        });
+        for &t in &order {
+            if let Some(n) = step(t, d) {
+                x[t][d] = f.and(&[opponent[n], a[n][d]]);
+                a[t][d] = f.or(&[player[n], x[t][d]]);
+            }
+        }
+    }
+    let legal = (0..64)
+        .map(|s| {
+            let capture = f.or(&x[s]);
+            f.and(&[!player[s], !opponent[s], capture])
+        })
+        .collect();
+    (legal, a)
+}
+
+pub fn encode(q: &Question) -> Encoded {
+    let mut f = Formula::new();
+    let mut layout = Layout::default();
+    let start = engine::Board::START;
+    // Ply 0: the start position, black to move.
+    let black0 = f.block(64);
+    let white0 = f.block(64);
+    for s in 0..64 {
+        f.clause(&[if start.player >> s & 1 == 1 {
+            black0[s]
+        } else {
+            !black0[s]
+        }]);
+        f.clause(&[if start.opponent >> s & 1 == 1 {
+            white0[s]
+        } else {
+            !white0[s]
+        }]);
+    }
+    layout.black.push(black0);
+    layout.white.push(white0);
+    let mut selectors = Vec::new();
+    for i in 0..=q.plies {
+        let (black, white) = (layout.black[i].clone(), layout.white[i].clone());
+        let (player, opponent) = if i % 2 == 0 {
+            (&black, &white)
+        } else {
+            (&white, &black)
+        };
+        let (legal, a) = legal_moves(&mut f, player, opponent);
+        let wanted = match q.side {
+            SideFilter::Any => true,
+            SideFilter::Black => i % 2 == 0,
+            SideFilter::White => i % 2 == 1,
+        };
+        if wanted {
+            let select = f.lit();
+            f.at_least_if(select, &legal, q.mobility);
+            selectors.push(select);
+        }
+        if i == q.plies {
+            break;
+        }
+        let next_black = f.block(64);
+        let next_white = f.block(64);
+        let moves = f.block(65);
+        let pass = moves[64];
+        // One-hot move; a square only if legal; the pass only without a legal move.
+        f.clause(&moves);
+        f.at_most_one(&moves);
+        for s in 0..64 {
+            f.clause(&[!moves[s], legal[s]]);
+            f.clause(&[!pass, !legal[s]]);
+        }
+        if i == 0 && q.symmetry_break {
+            f.clause(&[moves[engine::Square::F5.index()]]);
+        }
+        // B[t][d], from the far end of each ray, and the flips.
+        let mut b = vec![[f.f; 8]; 64];
+        #[allow(clippy::needless_range_loop)] // d indexes rays of several squares
+        for d in 0..8 {
+            let mut t = (0..64)
+                .filter(|&sq| step(sq, d).is_none())
+                .collect::<Vec<_>>();
+            // Walk each ray backwards from its end.
+            let back = d ^ 1;
+            while !t.is_empty() {
+                let mut previous = Vec::new();
+                for &sq in &t {
+                    if let Some(p) = step(sq, back) {
+                        // p's neighbour in direction d is sq.
+                        let through = f.and(&[opponent[sq], b[sq][d]]);
+                        b[p][d] = f.or(&[moves[sq], through]);
+                        previous.push(p);
+                    }
+                }
+                t = previous;
+            }
+        }
+        let (next_player, next_opponent) = if i % 2 == 0 {
+            (&next_black, &next_white)
+        } else {
+            (&next_white, &next_black)
+        };
+        for t in 0..64 {
+            let lines: Vec<Lit> = (0..8).map(|d| f.and(&[a[t][d], b[t][d ^ 1]])).collect();
+            let bracketed = f.or(&lines);
+            let flipped = f.and(&[opponent[t], bracketed]);
+            f.define_or(next_player[t], &[player[t], moves[t], flipped]);
+            f.define_and(next_opponent[t], &[opponent[t], !flipped]);
+        }
+        layout.black.push(next_black);
+        layout.white.push(next_white);
+        layout.moves.push(moves);
+    }
+    f.clause(&selectors);
+    Encoded { formula: f, layout }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::replay_variant;
+    use engine::{Board, Game, Move};
+    use rand::{rngs::SmallRng, SeedableRng};
+
+    fn question(plies: usize, mobility: usize) -> Question {
+        Question {
+            plies,
+            mobility,
+            side: SideFilter::Any,
+            symmetry_break: false,
+        }
+    }
+
+    fn fix_moves(encoded: &mut Encoded, moves: &[Move]) {
+        for (i, mv) in moves.iter().enumerate() {
+            let index = match mv {
+                Move::Pass => 64,
+                Move::Play(sq) => sq.index(),
+            };
+            let lit = encoded.layout.moves[i][index];
+            encoded.formula.clause(&[lit]);
+        }
+    }
+
+    /// Fixing the moves of random games: SAT, and the board variables are the core's boards
+    /// at every ply; changing one move to an illegal one: UNSAT.
+    #[test]
+    fn boards_follow_the_core_and_illegal_moves_are_unsat() {
+        for seed in 0..12 {
+            let plies = 6 + seed as usize;
+            let game = Game::random(&mut SmallRng::seed_from_u64(seed), plies);
+            let moves = &game.moves[..plies.min(game.moves.len())];
+            let mut encoded = encode(&question(moves.len(), 0));
+            fix_moves(&mut encoded, moves);
+            let model = crate::solve::varisat(&encoded.formula).expect("a real game is SAT");
+            let boards = replay_variant(moves).unwrap();
+            for (i, board) in boards.iter().enumerate() {
+                let value = |l: Lit| model[l.var().idx()] != l.is_neg();
+                let bits = |block: &[Lit]| {
+                    (0..64).fold(0u64, |acc, s| acc | (value(block[s]) as u64) << s)
+                };
+                let (black, white) = (
+                    bits(&encoded.layout.black[i]),
+                    bits(&encoded.layout.white[i]),
+                );
+                let expected = if i % 2 == 0 {
+                    (board.player, board.opponent)
+                } else {
+                    (board.opponent, board.player)
+                };
+                assert_eq!((black, white), expected, "seed {seed} ply {i}");
+            }
+            // An illegal move at the last ply: an occupied square.
+            let last = moves.len() - 1;
+            let occupied = boards[last].player | boards[last].opponent;
+            let mut bad = moves.to_vec();
+            bad[last] = Move::Play(engine::Square::new(occupied.trailing_zeros()).unwrap());
+            let mut encoded = encode(&question(moves.len(), 0));
+            fix_moves(&mut encoded, &bad);
+            assert!(
+                crate::solve::varisat(&encoded.formula).is_none(),
+                "seed {seed}"
+            );
+        }
+    }
+
+    fn most_moves(board: &Board, plies: usize) -> u32 {
+        let here = board.mobility();
+        if plies == 0 {
+            return here;
+        }
+        let children: Vec<Board> = if board.moves() == 0 {
+            vec![board.pass()]
+        } else {
+            board
+                .legal_moves()
+                .map(|sq| board.play(sq).unwrap())
+                .collect()
+        };
+        children
+            .iter()
+            .map(|c| most_moves(c, plies - 1))
+            .fold(here, u32::max)
+    }
+
+    /// The SAT/UNSAT boundary at small ply counts is the true maximum mobility.
+    #[test]
+    fn boundary_matches_brute_force() {
+        for plies in 1..=4 {
+            let most = most_moves(&Board::START, plies) as usize;
+            for (mobility, sat) in [(most, true), (most + 1, false)] {
+                let encoded = encode(&Question {
+                    symmetry_break: true,
+                    ..question(plies, mobility)
+                });
+                let model = crate::solve::varisat(&encoded.formula);
+                assert_eq!(model.is_some(), sat, "{plies} plies, mobility {mobility}");
+                if let Some(model) = model {
+                    let decoded =
+                        crate::decode::decode(&encoded.layout, &model, mobility as u32).unwrap();
+                    assert_eq!(decoded.mobility as usize, most);
+                }
+            }
+        }
+    }
+}

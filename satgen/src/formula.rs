@@ -1,0 +1,137 @@
+//! A CNF under construction: rustsat's clause store and variable manager, with Tseitin
+//! definitions (each gate's output is equivalent to its function, so a model fixes every
+//! defined variable) and constant folding for the false literal.
+
+use rustsat::encodings::am1::{self, Encode as _};
+use rustsat::encodings::card::{BoundLower, Totalizer};
+use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
+use rustsat::types::{Clause, Lit};
+
+pub struct Formula {
+    pub cnf: Cnf,
+    pub vars: BasicVarManager,
+    /// A literal fixed to false (its negation is a unit clause).
+    pub f: Lit,
+}
+
+impl Default for Formula {
+    fn default() -> Formula {
+        Formula::new()
+    }
+}
+
+impl Formula {
+    pub fn new() -> Formula {
+        let mut vars = BasicVarManager::default();
+        let f = vars.new_lit();
+        let mut cnf = Cnf::new();
+        cnf.add_unit(!f);
+        Formula { cnf, vars, f }
+    }
+
+    pub fn lit(&mut self) -> Lit {
+        self.vars.new_lit()
+    }
+
+    /// `n` fresh literals with consecutive variable numbers.
+    pub fn block(&mut self, n: usize) -> Vec<Lit> {
+        (0..n).map(|_| self.vars.new_lit()).collect()
+    }
+
+    pub fn constant(&self, value: bool) -> Lit {
+        if value {
+            !self.f
+        } else {
+            self.f
+        }
+    }
+
+    fn is_false(&self, l: Lit) -> bool {
+        l == self.f
+    }
+
+    fn is_true(&self, l: Lit) -> bool {
+        l == !self.f
+    }
+
+    pub fn clause(&mut self, lits: &[Lit]) {
+        self.cnf.add_clause(Clause::from(lits));
+    }
+
+    /// `out <-> AND(inputs)`.
+    pub fn define_and(&mut self, out: Lit, inputs: &[Lit]) {
+        let inputs: Vec<Lit> = inputs
+            .iter()
+            .copied()
+            .filter(|&l| !self.is_true(l))
+            .collect();
+        for &l in &inputs {
+            self.cnf.add_binary(!out, l);
+        }
+        let mut long: Vec<Lit> = inputs.iter().map(|&l| !l).collect();
+        long.push(out);
+        self.clause(&long);
+    }
+
+    /// `out <-> OR(inputs)`.
+    pub fn define_or(&mut self, out: Lit, inputs: &[Lit]) {
+        self.define_and(!out, &inputs.iter().map(|&l| !l).collect::<Vec<_>>());
+    }
+
+    /// A literal equivalent to AND(inputs) (folded when an input is constant).
+    pub fn and(&mut self, inputs: &[Lit]) -> Lit {
+        if inputs.iter().any(|&l| self.is_false(l)) {
+            return self.f;
+        }
+        let inputs: Vec<Lit> = inputs
+            .iter()
+            .copied()
+            .filter(|&l| !self.is_true(l))
+            .collect();
+        match inputs.as_slice() {
+            [] => !self.f,
+            [single] => *single,
+            _ => {
+                let out = self.lit();
+                self.define_and(out, &inputs);
+                out
+            }
+        }
+    }
+
+    /// A literal equivalent to OR(inputs).
+    pub fn or(&mut self, inputs: &[Lit]) -> Lit {
+        !self.and(&inputs.iter().map(|&l| !l).collect::<Vec<_>>())
+    }
+
+    /// At most one of `lits` (rustsat's ladder encoding).
+    pub fn at_most_one(&mut self, lits: &[Lit]) {
+        let mut ladder: am1::Ladder = lits.iter().copied().collect();
+        ladder
+            .encode(&mut self.cnf, &mut self.vars)
+            .expect("memory for the encoding");
+    }
+
+    /// `guard -> (at least `bound` of `lits`)` (rustsat's totalizer).
+    pub fn at_least_if(&mut self, guard: Lit, lits: &[Lit], bound: usize) {
+        if bound > lits.len() {
+            self.cnf.add_unit(!guard);
+            return;
+        }
+        let mut totalizer: Totalizer = lits.iter().copied().collect();
+        totalizer
+            .encode_lb(bound..=bound, &mut self.cnf, &mut self.vars)
+            .expect("memory for the encoding");
+        for l in totalizer.enforce_lb(bound).expect("encoded bound") {
+            self.cnf.add_binary(!guard, l);
+        }
+    }
+
+    pub fn variables(&self) -> u32 {
+        self.vars.n_used()
+    }
+
+    pub fn clauses(&self) -> usize {
+        self.cnf.len()
+    }
+}

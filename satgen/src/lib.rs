@@ -1,0 +1,16 @@
+//! satgen: is there a legal game from the start reaching a position where the side to move
+//! has at least N legal moves? As CNF for SAT solvers, solved inside (varisat) or outside
+//! (any DIMACS solver), every model decoded and replayed by the core.
+//!
+//! [`formula`] (clauses, Tseitin gates, rustsat's cardinality and at-most-one encodings),
+//! [`encode`] (the game under the variant rules), [`dimacs`] (files and solver output),
+//! [`decode`] (models back to checked games), [`solve`] (varisat).
+
+pub mod decode;
+pub mod dimacs;
+pub mod encode;
+pub mod formula;
+pub mod solve;
+
+pub use decode::{decode, DecodeError, Decoded};
+pub use encode::{encode, Encoded, Layout, Question, SideFilter};
