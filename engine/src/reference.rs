@@ -1,16 +1,8 @@
 //! The rules walked square by square: slow, obvious, and the oracle every fast routine is
 //! tested against.
 
-const DIRECTIONS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
+use crate::board::Board;
+use crate::square::DIRECTIONS;
 
 /// Discs flipped when the side with discs `p` plays on the empty square `sq` against `o`.
 pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
@@ -45,4 +37,26 @@ pub fn moves(p: u64, o: u64) -> u64 {
     (0..64)
         .filter(|&sq| (p | o) >> sq & 1 == 0 && flips(p, o, sq) != 0)
         .fold(0, |acc, sq| acc | 1 << sq)
+}
+
+/// The largest mobility (legal moves of the side to move) over every position within
+/// `plies` plies of `board`, by plain depth-first search over every game: no symmetry, no
+/// tables. A forced pass is a ply; the search stops where both sides must pass.
+pub fn max_mobility(board: &Board, plies: u32) -> u32 {
+    let here = board.mobility();
+    if plies == 0 || board.is_game_over() {
+        return here;
+    }
+    let children: Vec<Board> = if board.moves() == 0 {
+        vec![board.pass()]
+    } else {
+        board
+            .legal_moves()
+            .map(|sq| board.play(sq).expect("a legal move"))
+            .collect()
+    };
+    children
+        .iter()
+        .map(|c| max_mobility(c, plies - 1))
+        .fold(here, u32::max)
 }

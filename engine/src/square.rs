@@ -57,7 +57,30 @@ impl Square {
     pub const fn bit(self) -> u64 {
         1u64 << self.0
     }
+
+    /// The neighbouring square in direction `DIRECTIONS[d]`, if on the board.
+    pub const fn step(self, d: usize) -> Option<Square> {
+        let (df, dr) = DIRECTIONS[d];
+        let (file, rank) = (self.file() as i32 + df, self.rank() as i32 + dr);
+        if file < 0 || rank < 0 {
+            return None;
+        }
+        Square::from_coords(file as u32, rank as u32)
+    }
 }
+
+/// The eight directions as (file, rank) steps, in opposite pairs: `DIRECTIONS[d ^ 1]` is
+/// the reverse of `DIRECTIONS[d]`.
+pub const DIRECTIONS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (-1, -1),
+    (1, -1),
+    (-1, 1),
+];
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -87,6 +110,23 @@ impl FromStr for Square {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn steps_stay_on_the_board_and_pair_up() {
+        let a1: Square = "a1".parse().unwrap();
+        let e4: Square = "e4".parse().unwrap();
+        assert_eq!(a1.step(0), "b1".parse().ok());
+        assert_eq!(a1.step(1), None);
+        assert_eq!(a1.step(4), "b2".parse().ok());
+        for d in 0..8 {
+            assert_eq!(
+                e4.step(d).and_then(|s| s.step(d ^ 1)),
+                Some(e4),
+                "direction {d}"
+            );
+        }
+        assert_eq!(Square::all().filter_map(|s| s.step(6)).count(), 49);
+    }
 
     #[test]
     fn names_round_trip() {

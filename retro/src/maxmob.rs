@@ -86,39 +86,13 @@ pub fn max_mobility(plies: u32, limit: usize) -> io::Result<MaxMobility> {
 mod tests {
     use super::*;
 
-    /// Plain depth-first search over every game: no symmetry, no levels.
-    fn brute_force(board: &Board, plies: u32) -> u32 {
-        let here = board.mobility();
-        if plies == 0 {
-            return here;
-        }
-        let children: Vec<Board> = if board.moves() == 0 {
-            if board.pass().moves() == 0 {
-                return here;
-            }
-            vec![board.pass()]
-        } else {
-            board
-                .legal_moves()
-                .into_iter()
-                .map(|sq| board.play(sq).unwrap())
-                .collect()
-        };
-        children
-            .iter()
-            .map(|c| brute_force(c, plies - 1))
-            .max()
-            .unwrap()
-            .max(here)
-    }
-
     #[test]
     fn matches_a_plain_search_and_the_witness_replays() {
         for plies in 0..=6 {
             let found = max_mobility(plies, 1 << 16).unwrap();
             assert_eq!(
                 found.mobility,
-                brute_force(&Board::START, plies),
+                engine::reference::max_mobility(&Board::START, plies),
                 "{plies} plies"
             );
             assert!(found.witness.len() <= plies as usize);

@@ -14,16 +14,6 @@ use engine::{Bitboard, Board, Move, Square};
 use crate::enumerate::Side;
 
 const CENTRE: u64 = 0x0000_0018_1800_0000;
-const DIRECTIONS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
 
 /// A position one ply earlier, with the move that leads from it to the given one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,17 +25,16 @@ pub struct Unmove {
 
 /// The possible flipped runs of one direction from `sq`: each run of `mover` discs from
 /// the square next to `sq` that a `mover` disc closes.
-fn runs(sq: Square, mover: u64, direction: (i32, i32)) -> Vec<u64> {
-    let (mut file, mut rank) = ((sq.index() % 8) as i32, (sq.index() / 8) as i32);
+fn runs(sq: Square, mover: u64, d: usize) -> Vec<u64> {
+    let mut square = sq;
     let mut run = 0u64;
     let mut found = vec![0];
     loop {
-        file += direction.0;
-        rank += direction.1;
-        if !(0..8).contains(&file) || !(0..8).contains(&rank) {
+        let Some(next) = square.step(d) else {
             return found;
-        }
-        let bit = 1u64 << (rank * 8 + file);
+        };
+        square = next;
+        let bit = square.bit();
         if mover & bit == 0 {
             return found;
         }
@@ -64,7 +53,7 @@ pub fn unmoves(board: &Board, side: Side) -> Vec<Unmove> {
     let other = board.player;
     let mut found = Vec::new();
     for sq in Bitboard(mover & !CENTRE) {
-        let choices: Vec<Vec<u64>> = DIRECTIONS.iter().map(|&d| runs(sq, mover, d)).collect();
+        let choices: Vec<Vec<u64>> = (0..8).map(|d| runs(sq, mover, d)).collect();
         if choices.iter().all(|c| c.len() == 1) {
             continue;
         }

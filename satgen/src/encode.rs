@@ -9,28 +9,17 @@
 //! score question, "some position has at least N legal moves", is a totalizer per ply
 //! (rustsat) behind a selector, and at least one selector.
 
+use engine::Square;
 use rustsat::types::Lit;
 
 use crate::formula::Formula;
 
-/// (file, rank) steps of the eight directions; `DIRECTIONS[d ^ 1]` is the opposite of `d`.
-const DIRECTIONS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (-1, -1),
-    (1, -1),
-    (-1, 1),
-];
-
+/// The square next to `sq` in direction `d` (`engine::square::DIRECTIONS`; `d ^ 1` is the
+/// opposite direction).
 fn step(sq: usize, d: usize) -> Option<usize> {
-    let (file, rank) = (
-        (sq % 8) as i32 + DIRECTIONS[d].0,
-        (sq / 8) as i32 + DIRECTIONS[d].1,
-    );
-    ((0..8).contains(&file) && (0..8).contains(&rank)).then_some((rank * 8 + file) as usize)
+    Square::new(sq as u32)
+        .and_then(|s| s.step(d))
+        .map(Square::index)
 }
 
 /// Which side must have the many moves.
@@ -268,30 +257,11 @@ mod tests {
         }
     }
 
-    fn most_moves(board: &Board, plies: usize) -> u32 {
-        let here = board.mobility();
-        if plies == 0 {
-            return here;
-        }
-        let children: Vec<Board> = if board.moves() == 0 {
-            vec![board.pass()]
-        } else {
-            board
-                .legal_moves()
-                .map(|sq| board.play(sq).unwrap())
-                .collect()
-        };
-        children
-            .iter()
-            .map(|c| most_moves(c, plies - 1))
-            .fold(here, u32::max)
-    }
-
     /// The SAT/UNSAT boundary at small ply counts is the true maximum mobility.
     #[test]
     fn boundary_matches_brute_force() {
         for plies in 1..=4 {
-            let most = most_moves(&Board::START, plies) as usize;
+            let most = engine::reference::max_mobility(&Board::START, plies as u32) as usize;
             for (mobility, sat) in [(most, true), (most + 1, false)] {
                 let encoded = encode(&Question {
                     symmetry_break: true,

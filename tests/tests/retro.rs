@@ -41,34 +41,13 @@ fn boards_with_14_discs_up_to_symmetry() {
     assert_eq!(found[0], (1, Some(1)));
 }
 
-/// The largest mobility over every game of at most `plies` plies: plain depth-first
-/// search, no symmetry, no levels.
-fn most_moves(board: &engine::Board, plies: u32) -> u32 {
-    let here = board.mobility();
-    if plies == 0 || board.is_game_over() {
-        return here;
-    }
-    let children: Vec<engine::Board> = if board.moves() == 0 {
-        vec![board.pass()]
-    } else {
-        board
-            .legal_moves()
-            .map(|sq| board.play(sq).unwrap())
-            .collect()
-    };
-    children
-        .iter()
-        .map(|c| most_moves(c, plies - 1))
-        .fold(here, u32::max)
-}
-
 #[test]
 fn max_mobility_against_every_game() {
     for plies in [7, 9] {
         let found = max_mobility(plies, 1 << 20).unwrap();
         assert_eq!(
             found.mobility,
-            most_moves(&engine::Board::START, plies),
+            engine::reference::max_mobility(&engine::Board::START, plies),
             "{plies} plies"
         );
         let witness = engine::game::format_moves(&found.witness);

@@ -137,21 +137,26 @@ fn emit(args: &EmitArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Decodes `model` or reports it as the error it is: a model that does not replay to the
-/// mobility asked is never trusted (exit 1).
-fn decoded_answer(
+/// UNSAT, or the game `model` decodes to; a model that does not replay to the mobility
+/// asked is never trusted (exit 1).
+fn answer(
     layout: &satgen::Layout,
-    model: &[bool],
+    model: Option<Vec<bool>>,
     wanted: u32,
     start: Instant,
 ) -> Result<Answer, Failure> {
-    let game = decode(layout, model, wanted)
-        .map_err(|e| Failure::Invalid(format!("model rejected: {e}")))?;
+    let game = match model {
+        Some(model) => Some(
+            decode(layout, &model, wanted)
+                .map_err(|e| Failure::Invalid(format!("model rejected: {e}")))?,
+        ),
+        None => None,
+    };
     Ok(Answer {
-        result: "SAT",
-        moves: Some(engine::game::format_moves(&game.moves)),
-        ply: Some(game.ply),
-        mobility: Some(game.mobility),
+        result: if game.is_some() { "SAT" } else { "UNSAT" },
+        moves: game.as_ref().map(|g| engine::game::format_moves(&g.moves)),
+        ply: game.as_ref().map(|g| g.ply),
+        mobility: game.as_ref().map(|g| g.mobility),
         variables: None,
         clauses: None,
         seconds: start.elapsed().as_secs_f64(),
@@ -184,18 +189,7 @@ fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
                 .map_err(|e| Failure::Input(format!("{program} output: {e}")))?
         }
     };
-    let mut answer = match model {
-        Some(model) => decoded_answer(&encoded.layout, &model, q.mobility as u32, start)?,
-        None => Answer {
-            result: "UNSAT",
-            moves: None,
-            ply: None,
-            mobility: None,
-            variables: None,
-            clauses: None,
-            seconds: 0.0,
-        },
-    };
+    let mut answer = answer(&encoded.layout, model, q.mobility as u32, start)?;
     answer.variables = Some(encoded.formula.variables());
     answer.clauses = Some(encoded.formula.clauses());
     answer.seconds = start.elapsed().as_secs_f64();
@@ -224,18 +218,7 @@ fn decode_files(args: &DecodeArgs, out: &mut impl Write) -> Result<(), Failure> 
     let model_text = read(&args.model)?;
     let model = dimacs::read_model(&model_text)
         .map_err(|e| Failure::Input(format!("{}:{e}", args.model.display())))?;
-    let answer = match model {
-        Some(model) => decoded_answer(&layout, &model, wanted, start)?,
-        None => Answer {
-            result: "UNSAT",
-            moves: None,
-            ply: None,
-            mobility: None,
-            variables: None,
-            clauses: None,
-            seconds: 0.0,
-        },
-    };
+    let answer = answer(&layout, model, wanted, start)?;
     print(&answer, args.json, out)
 }
 
