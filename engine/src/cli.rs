@@ -157,6 +157,76 @@ pub fn check_answers(obf: &Obf, score: i32, mv: Option<Move>, wld: bool) -> Opti
     })
 }
 
+/// The totals of a batch command over its positions, and how it ends: a JSON summary
+/// object or a "total:" line, then exit 1 on mismatches or 130 after an interrupt.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Totals {
+    summary: bool,
+    pub positions: usize,
+    pub nodes: u64,
+    pub seconds: f64,
+    pub mismatches: usize,
+    pub interrupted: bool,
+}
+
+impl Totals {
+    pub fn new() -> Totals {
+        Totals {
+            summary: true,
+            ..Totals::default()
+        }
+    }
+
+    /// Counts one position solved.
+    pub fn add(&mut self, nodes: u64, seconds: f64, expected_ok: Option<bool>) {
+        self.positions += 1;
+        self.nodes += nodes;
+        self.seconds += seconds;
+        self.mismatches += (expected_ok == Some(false)) as usize;
+    }
+
+    /// Prints the totals (`extra` fields join the JSON object; `note` ends the line) and
+    /// turns mismatches and interrupts into the command's failure.
+    pub fn finish(
+        self,
+        out: &mut impl Write,
+        json: bool,
+        extra: serde_json::Map<String, serde_json::Value>,
+        note: &str,
+    ) -> Result<(), Failure> {
+        if json {
+            let mut object = match serde_json::to_value(&self) {
+                Ok(serde_json::Value::Object(object)) => object,
+                _ => unreachable!("totals serialise to an object"),
+            };
+            object.extend(extra);
+            write_json(out, &object)?;
+        } else {
+            writeln!(
+                out,
+                "total: {} positions, {:.3} s, {} nodes, {:.0} nodes/s, {} mismatches{note}{}",
+                self.positions,
+                self.seconds,
+                self.nodes,
+                self.nodes as f64 / self.seconds.max(1e-9),
+                self.mismatches,
+                if self.interrupted {
+                    " (interrupted)"
+                } else {
+                    ""
+                }
+            )?;
+        }
+        if self.mismatches > 0 {
+            return Err(Failure::Mismatch(self.mismatches));
+        }
+        if self.interrupted {
+            return Err(Failure::Interrupted);
+        }
+        Ok(())
+    }
+}
+
 /// A flag that Ctrl-C raises: long runs stop the current position and still print what
 /// they finished.
 pub fn interrupt_flag() -> Arc<AtomicBool> {

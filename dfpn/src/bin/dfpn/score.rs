@@ -35,18 +35,6 @@ struct Row {
     expected_ok: Option<bool>,
 }
 
-#[derive(serde::Serialize)]
-struct Summary {
-    summary: bool,
-    positions: usize,
-    nodes: u64,
-    seconds: f64,
-    mismatches: usize,
-    interrupted: bool,
-    table_peak_bytes: usize,
-    table_collections: u32,
-}
-
 pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> {
     let positions = args.positions.read()?;
     let stop = cli::interrupt_flag();
@@ -67,16 +55,7 @@ pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> 
         );
         progress.suspend(|| writeln!(out, "{header}"))?;
     }
-    let mut summary = Summary {
-        summary: true,
-        positions: 0,
-        nodes: 0,
-        seconds: 0.0,
-        mismatches: 0,
-        interrupted: false,
-        table_peak_bytes: 0,
-        table_collections: 0,
-    };
+    let mut summary = cli::Totals::new();
     for (index, obf) in &positions {
         let board = obf.position.board;
         let start = Instant::now();
@@ -114,10 +93,7 @@ pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> 
             steps,
             expected_ok,
         };
-        summary.positions += 1;
-        summary.nodes += row.nodes;
-        summary.seconds += seconds;
-        summary.mismatches += (expected_ok == Some(false)) as usize;
+        summary.add(row.nodes, seconds, expected_ok);
         let line = if json {
             serde_json::to_string(&row).expect("a row serialises")
         } else {
@@ -153,29 +129,17 @@ pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> 
     }
     progress.finish_and_clear();
     let table = prover.table_stats();
-    summary.table_peak_bytes = table.peak_bytes;
-    summary.table_collections = table.collections;
-    if json {
-        cli::write_json(out, &summary)?;
-    } else {
-        writeln!(
-            out,
-            "total: {} positions, {:.3} s, {} nodes, {:.0} nodes/s, {} mismatches, table peak {:.1} MiB, {} collections{}",
-            summary.positions,
-            summary.seconds,
-            summary.nodes,
-            summary.nodes as f64 / summary.seconds.max(1e-9),
-            summary.mismatches,
-            summary.table_peak_bytes as f64 / (1 << 20) as f64,
-            summary.table_collections,
-            if summary.interrupted { " (interrupted)" } else { "" }
-        )?;
-    }
-    if summary.mismatches > 0 {
-        return Err(Failure::Mismatch(summary.mismatches));
-    }
-    if summary.interrupted {
-        return Err(Failure::Interrupted);
-    }
-    Ok(())
+    let extra = serde_json::json!({
+        "table_peak_bytes": table.peak_bytes,
+        "table_collections": table.collections,
+    });
+    let note = format!(
+        ", table peak {:.1} MiB, {} collections",
+        table.peak_bytes as f64 / (1 << 20) as f64,
+        table.collections
+    );
+    let serde_json::Value::Object(extra) = extra else {
+        unreachable!("a JSON object")
+    };
+    summary.finish(out, json, extra, &note)
 }

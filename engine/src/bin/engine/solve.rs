@@ -36,16 +36,6 @@ struct Row {
     expected_ok: Option<bool>,
 }
 
-#[derive(serde::Serialize)]
-struct Summary {
-    summary: bool,
-    positions: usize,
-    nodes: u64,
-    seconds: f64,
-    mismatches: usize,
-    interrupted: bool,
-}
-
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let positions = args.positions.read()?;
     let stop = cli::interrupt_flag();
@@ -60,14 +50,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         );
         progress.suspend(|| writeln!(out, "{header}"))?;
     }
-    let mut summary = Summary {
-        summary: true,
-        positions: 0,
-        nodes: 0,
-        seconds: 0.0,
-        mismatches: 0,
-        interrupted: false,
-    };
+    let mut summary = cli::Totals::new();
     for (index, obf) in &positions {
         let board = obf.position.board;
         let start = Instant::now();
@@ -82,10 +65,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             solution.score
         };
         let expected_ok = cli::check_answers(obf, score, solution.best_move, args.wld);
-        summary.positions += 1;
-        summary.nodes += solution.nodes;
-        summary.seconds += seconds;
-        summary.mismatches += (expected_ok == Some(false)) as usize;
+        summary.add(solution.nodes, seconds, expected_ok);
         let row = Row {
             index: *index,
             empties: board.empty_count(),
@@ -119,29 +99,5 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         progress.inc(1);
     }
     progress.finish_and_clear();
-    if args.json {
-        cli::write_json(out, &summary)?;
-    } else {
-        writeln!(
-            out,
-            "total: {} positions, {:.3} s, {} nodes, {:.0} nodes/s, {} mismatches{}",
-            summary.positions,
-            summary.seconds,
-            summary.nodes,
-            summary.nodes as f64 / summary.seconds.max(1e-9),
-            summary.mismatches,
-            if summary.interrupted {
-                " (interrupted)"
-            } else {
-                ""
-            }
-        )?;
-    }
-    if summary.mismatches > 0 {
-        return Err(Failure::Mismatch(summary.mismatches));
-    }
-    if summary.interrupted {
-        return Err(Failure::Interrupted);
-    }
-    Ok(())
+    summary.finish(out, args.json, Default::default(), "")
 }
