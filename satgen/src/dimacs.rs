@@ -3,14 +3,26 @@
 
 use std::io::{self, Write};
 
+use engine::Move;
 use rustsat::types::Lit;
 
 use crate::encode::{Encoded, Layout, Question};
 
 /// Writes `encoded` as DIMACS: comment lines with the question and the layout (the first
-/// variable of each ply's black, white and move blocks), then `p cnf` and the clauses.
-pub fn write(out: &mut impl Write, q: &Question, encoded: &Encoded) -> io::Result<()> {
+/// variable of each ply's black, white and move blocks), then `p cnf` and the clauses; a
+/// cube's first moves (`prefix`) are added as unit clauses on the move variables.
+pub fn write(
+    out: &mut impl Write,
+    q: &Question,
+    encoded: &Encoded,
+    prefix: &[Move],
+) -> io::Result<()> {
     let f = &encoded.formula;
+    let units: Vec<Lit> = prefix
+        .iter()
+        .enumerate()
+        .map(|(ply, mv)| encoded.layout.moves[ply][move_index(*mv)])
+        .collect();
     writeln!(
         out,
         "c satgen encoding=rays plies={} mobility={} side={:?} symmetry_break={}",
@@ -27,7 +39,14 @@ pub fn write(out: &mut impl Write, q: &Question, encoded: &Encoded) -> io::Resul
             first(&l.moves)
         )?;
     }
-    writeln!(out, "p cnf {} {}", f.variables(), f.clauses())?;
+    if !prefix.is_empty() {
+        writeln!(
+            out,
+            "c satgen-cube moves={}",
+            engine::game::format_moves(prefix)
+        )?;
+    }
+    writeln!(out, "p cnf {} {}", f.variables(), f.clauses() + units.len())?;
     let mut line = String::new();
     for clause in f.cnf.iter() {
         line.clear();
@@ -38,7 +57,18 @@ pub fn write(out: &mut impl Write, q: &Question, encoded: &Encoded) -> io::Resul
         line.push('0');
         writeln!(out, "{line}")?;
     }
+    for unit in units {
+        writeln!(out, "{} 0", unit.to_ipasir())?;
+    }
     Ok(())
+}
+
+/// The index of a move in a ply's move block: the square, or 64 for the pass.
+pub fn move_index(mv: Move) -> usize {
+    match mv {
+        Move::Pass => 64,
+        Move::Play(sq) => sq.index(),
+    }
 }
 
 /// Why a file does not describe a game.

@@ -206,11 +206,7 @@ mod tests {
 
     fn fix_moves(encoded: &mut Encoded, moves: &[Move]) {
         for (i, mv) in moves.iter().enumerate() {
-            let index = match mv {
-                Move::Pass => 64,
-                Move::Play(sq) => sq.index(),
-            };
-            let lit = encoded.layout.moves[i][index];
+            let lit = encoded.layout.moves[i][crate::dimacs::move_index(*mv)];
             encoded.formula.clause(&[lit]);
         }
     }
@@ -255,6 +251,15 @@ mod tests {
                 "seed {seed}"
             );
         }
+    }
+
+    #[test]
+    fn cube_prefixes_are_the_games_after_f5() {
+        let counts: Vec<usize> = (1..=4)
+            .map(|d| crate::decode::prefixes(d, true).len())
+            .collect();
+        assert_eq!(counts, [1, 3, 14, 61]); // perft 1-4 over 4 symmetric first moves
+        assert_eq!(crate::decode::prefixes(3, false).len(), 56);
     }
 
     /// The SAT/UNSAT boundary at small ply counts is the true maximum mobility.

@@ -149,3 +149,100 @@ fn bad_arguments_are_one_line_and_exit_2() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+#[test]
+fn cubes_split_the_question_and_decode_one_by_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cubes");
+    let output = satgen(&[
+        "cubes",
+        "--mobility",
+        "7",
+        "--plies",
+        "4",
+        "--depth",
+        "2",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let manifest = std::fs::read_to_string(out.join("manifest.txt")).unwrap();
+    let lines: Vec<&str> = manifest.lines().collect();
+    assert_eq!(lines.len(), 3, "{manifest}");
+    let mut sat = 0;
+    for line in lines {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [_, moves, file] = fields[..] else {
+            panic!("{line}")
+        };
+        assert!(moves.starts_with("f5"));
+        let cnf = out.join(file);
+        let text = std::fs::read_to_string(&cnf).unwrap();
+        let clauses: Vec<Vec<isize>> = text
+            .lines()
+            .filter(|l| !l.starts_with('c') && !l.starts_with('p'))
+            .map(|l| {
+                l.split_whitespace()
+                    .map(|w| w.parse().unwrap())
+                    .filter(|&v| v != 0)
+                    .collect()
+            })
+            .collect();
+        let Some(model) = try_model(&clauses) else {
+            continue;
+        };
+        sat += 1;
+        let model_path = dir.path().join("model.txt");
+        std::fs::write(
+            &model_path,
+            format!("s SATISFIABLE\nv {} 0\n", model.join(" ")),
+        )
+        .unwrap();
+        let output = satgen(&[
+            "decode",
+            cnf.to_str().unwrap(),
+            model_path.to_str().unwrap(),
+            "--json",
+        ]);
+        assert!(output.status.success());
+        let answer = json(&output);
+        assert!(
+            answer["moves"].as_str().unwrap().starts_with(moves),
+            "{answer}"
+        );
+    }
+    // The whole question is SAT, so some cube is.
+    assert_eq!(
+        json(&satgen(&[
+            "solve",
+            "--mobility",
+            "7",
+            "--plies",
+            "4",
+            "--json"
+        ]))["result"],
+        "SAT"
+    );
+    assert!(sat >= 1);
+}
+
+fn try_model(clauses: &[Vec<isize>]) -> Option<Vec<String>> {
+    use varisat::ExtendFormula;
+    let mut solver = varisat::Solver::new();
+    for c in clauses {
+        let lits: Vec<varisat::Lit> = c.iter().map(|&v| varisat::Lit::from_dimacs(v)).collect();
+        solver.add_clause(&lits);
+    }
+    solver.solve().unwrap().then(|| {
+        solver
+            .model()
+            .unwrap()
+            .iter()
+            .map(|l| l.to_dimacs().to_string())
+            .collect()
+    })
+}

@@ -29,6 +29,54 @@ enum Command {
     Solve(SolveArgs),
     /// Turn a solver's model of an emitted CNF into a game, replayed by the core.
     Decode(DecodeArgs),
+    /// Split the question by the first plies into independent CNFs and a manifest.
+    Cubes(CubesArgs),
+}
+
+#[derive(clap::Args)]
+struct CubesArgs {
+    #[command(flatten)]
+    question: QuestionArgs,
+    /// Plies fixed per cube.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=8))]
+    depth: u32,
+    /// Directory for the cube CNFs and manifest.txt (one line per cube: number, moves,
+    /// file), e.g. for `parallel` or a Slurm array; `satgen decode` works on each cube.
+    #[arg(short, long)]
+    output: PathBuf,
+}
+
+fn cubes(args: &CubesArgs) -> Result<(), Failure> {
+    let q = args.question.question();
+    if args.depth as usize > q.plies {
+        return Err(Failure::Input(format!(
+            "--depth {} exceeds --plies {}",
+            args.depth, q.plies
+        )));
+    }
+    let encoded = encode(&q);
+    let cubes = satgen::decode::prefixes(args.depth as usize, q.symmetry_break);
+    let dir = &args.output;
+    std::fs::create_dir_all(dir).map_err(|e| Failure::Input(format!("{}: {e}", dir.display())))?;
+    let mut manifest = String::new();
+    for (i, prefix) in cubes.iter().enumerate() {
+        let name = format!("cube-{i:05}.cnf");
+        let mut writer = BufWriter::new(std::fs::File::create(dir.join(&name))?);
+        dimacs::write(&mut writer, &q, &encoded, prefix)?;
+        writer.flush()?;
+        manifest.push_str(&format!(
+            "{i:05} {} {name}\n",
+            engine::game::format_moves(prefix)
+        ));
+    }
+    std::fs::write(dir.join("manifest.txt"), manifest)?;
+    eprintln!(
+        "satgen: {} cubes of {} plies in {}",
+        cubes.len(),
+        args.depth,
+        dir.display()
+    );
+    Ok(())
 }
 
 #[derive(clap::Args)]
@@ -126,7 +174,7 @@ fn emit(args: &EmitArgs) -> Result<(), Failure> {
     let file = std::fs::File::create(&args.output)
         .map_err(|e| Failure::Input(format!("{}: {e}", args.output.display())))?;
     let mut writer = BufWriter::new(file);
-    dimacs::write(&mut writer, &q, &encoded)?;
+    dimacs::write(&mut writer, &q, &encoded, &[])?;
     writer.flush()?;
     eprintln!(
         "satgen: {} variables, {} clauses written to {}",
@@ -173,7 +221,7 @@ fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
             let dir = tempfile::tempdir()?;
             let path = dir.path().join("question.cnf");
             let mut writer = BufWriter::new(std::fs::File::create(&path)?);
-            dimacs::write(&mut writer, &q, &encoded)?;
+            dimacs::write(&mut writer, &q, &encoded, &[])?;
             writer.flush()?;
             let mut words = command.split_whitespace();
             let program = words
@@ -232,6 +280,7 @@ fn main() -> ExitCode {
         Command::Emit(args) => emit(&args),
         Command::Solve(args) => solve(&args, &mut out),
         Command::Decode(args) => decode_files(&args, &mut out),
+        Command::Cubes(args) => cubes(&args),
     };
     cli::exit_code("satgen", result)
 }
