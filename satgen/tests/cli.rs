@@ -1,5 +1,6 @@
 //! The `satgen` binary as a user runs it: solve, emit + decode round trip, rejected models.
 
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn satgen(args: &[&str]) -> Output {
@@ -57,30 +58,10 @@ fn emitted_cnf_decodes_and_bad_models_are_rejected() {
     assert!(text.starts_with("c satgen encoding=rays plies=2 mobility=5"));
     assert!(text.contains("\np cnf "));
 
-    // A model from the embedded solver, written as a solver would.
-    let clauses: Vec<Vec<isize>> = text
-        .lines()
-        .filter(|l| !l.starts_with('c') && !l.starts_with('p'))
-        .map(|l| {
-            l.split_whitespace()
-                .map(|w| w.parse().unwrap())
-                .filter(|&v| v != 0)
-                .collect()
-        })
-        .collect();
-    let mut solver = external_model(&clauses);
+    // A model from a solver, written as a solver prints it.
+    let mut model = solve_file(&cnf).expect("satisfiable");
     let model_path = dir.path().join("model.txt");
-    std::fs::write(
-        &model_path,
-        format!("s SATISFIABLE\nv {} 0\n", solver.join(" ")),
-    )
-    .unwrap();
-    let output = satgen(&[
-        "decode",
-        cnf.to_str().unwrap(),
-        model_path.to_str().unwrap(),
-        "--json",
-    ]);
+    let output = decode_with(&cnf, &model_path, &model);
     assert!(
         output.status.success(),
         "{}",
@@ -89,51 +70,19 @@ fn emitted_cnf_decodes_and_bad_models_are_rejected() {
     assert_eq!(json(&output)["result"], "SAT");
 
     // Every variable false: no move at ply 0.
-    solver
+    model
         .iter_mut()
         .for_each(|v| *v = format!("-{}", v.trim_start_matches('-')));
-    std::fs::write(
-        &model_path,
-        format!("s SATISFIABLE\nv {} 0\n", solver.join(" ")),
-    )
-    .unwrap();
-    let output = satgen(&[
-        "decode",
-        cnf.to_str().unwrap(),
-        model_path.to_str().unwrap(),
-    ]);
+    let output = decode_with(&cnf, &model_path, &model);
     assert_eq!(output.status.code(), Some(1));
     let err = String::from_utf8(output.stderr).unwrap();
     assert!(err.contains("model rejected"), "{err}");
 
-    std::fs::write(&model_path, "s SATISFIABLE\nv 1 x 0\n").unwrap();
-    let output = satgen(&[
-        "decode",
-        cnf.to_str().unwrap(),
-        model_path.to_str().unwrap(),
-    ]);
+    let output = decode_with(&cnf, &model_path, &["1".into(), "x".into()]);
     assert_eq!(output.status.code(), Some(2));
     let err = String::from_utf8(output.stderr).unwrap();
     assert!(err.contains("model.txt:2:"), "{err}");
     assert_eq!(err.lines().count(), 1);
-}
-
-/// Solves the DIMACS clauses with varisat directly, as an external solver would, and
-/// returns the model's literals.
-fn external_model(clauses: &[Vec<isize>]) -> Vec<String> {
-    use varisat::ExtendFormula;
-    let mut solver = varisat::Solver::new();
-    for c in clauses {
-        let lits: Vec<varisat::Lit> = c.iter().map(|&v| varisat::Lit::from_dimacs(v)).collect();
-        solver.add_clause(&lits);
-    }
-    assert!(solver.solve().unwrap());
-    solver
-        .model()
-        .unwrap()
-        .iter()
-        .map(|l| l.to_dimacs().to_string())
-        .collect()
 }
 
 #[test]
@@ -181,33 +130,11 @@ fn cubes_split_the_question_and_decode_one_by_one() {
         };
         assert!(moves.starts_with("f5"));
         let cnf = out.join(file);
-        let text = std::fs::read_to_string(&cnf).unwrap();
-        let clauses: Vec<Vec<isize>> = text
-            .lines()
-            .filter(|l| !l.starts_with('c') && !l.starts_with('p'))
-            .map(|l| {
-                l.split_whitespace()
-                    .map(|w| w.parse().unwrap())
-                    .filter(|&v| v != 0)
-                    .collect()
-            })
-            .collect();
-        let Some(model) = try_model(&clauses) else {
+        let Some(model) = solve_file(&cnf) else {
             continue;
         };
         sat += 1;
-        let model_path = dir.path().join("model.txt");
-        std::fs::write(
-            &model_path,
-            format!("s SATISFIABLE\nv {} 0\n", model.join(" ")),
-        )
-        .unwrap();
-        let output = satgen(&[
-            "decode",
-            cnf.to_str().unwrap(),
-            model_path.to_str().unwrap(),
-            "--json",
-        ]);
+        let output = decode_with(&cnf, &dir.path().join("model.txt"), &model);
         assert!(output.status.success());
         let answer = json(&output);
         assert!(
@@ -230,11 +157,22 @@ fn cubes_split_the_question_and_decode_one_by_one() {
     assert!(sat >= 1);
 }
 
-fn try_model(clauses: &[Vec<isize>]) -> Option<Vec<String>> {
+/// Solves a DIMACS file with varisat directly, as an external solver would: the model's
+/// literals, or `None` if unsatisfiable.
+fn solve_file(cnf: &Path) -> Option<Vec<String>> {
     use varisat::ExtendFormula;
+    let text = std::fs::read_to_string(cnf).unwrap();
     let mut solver = varisat::Solver::new();
-    for c in clauses {
-        let lits: Vec<varisat::Lit> = c.iter().map(|&v| varisat::Lit::from_dimacs(v)).collect();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('c') && !l.starts_with('p'))
+    {
+        let lits: Vec<varisat::Lit> = line
+            .split_whitespace()
+            .map(|w| w.parse().unwrap())
+            .filter(|&v: &isize| v != 0)
+            .map(varisat::Lit::from_dimacs)
+            .collect();
         solver.add_clause(&lits);
     }
     solver.solve().unwrap().then(|| {
@@ -245,4 +183,15 @@ fn try_model(clauses: &[Vec<isize>]) -> Option<Vec<String>> {
             .map(|l| l.to_dimacs().to_string())
             .collect()
     })
+}
+
+/// Writes `model` as solver output (`s`/`v` lines) to `path` and runs `satgen decode --json`.
+fn decode_with(cnf: &Path, path: &Path, model: &[String]) -> Output {
+    std::fs::write(path, format!("s SATISFIABLE\nv {} 0\n", model.join(" "))).unwrap();
+    satgen(&[
+        "decode",
+        cnf.to_str().unwrap(),
+        path.to_str().unwrap(),
+        "--json",
+    ])
 }

@@ -129,17 +129,13 @@ pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> 
     }
     progress.finish_and_clear();
     let table = prover.table_stats();
-    let extra = serde_json::json!({
-        "table_peak_bytes": table.peak_bytes,
-        "table_collections": table.collections,
-    });
+    let mut extra = serde_json::Map::new();
+    extra.insert("table_peak_bytes".into(), table.peak_bytes.into());
+    extra.insert("table_collections".into(), table.collections.into());
     let note = format!(
         ", table peak {:.1} MiB, {} collections",
         table.peak_bytes as f64 / (1 << 20) as f64,
         table.collections
     );
-    let serde_json::Value::Object(extra) = extra else {
-        unreachable!("a JSON object")
-    };
     summary.finish(out, json, extra, &note)
 }
