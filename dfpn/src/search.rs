@@ -20,7 +20,9 @@
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use arrayvec::ArrayVec;
-use engine::search::eval::{Evaluation, HandEval};
+use std::sync::Arc;
+
+use engine::eval::{Evaluation, PatternEval};
 use engine::search::stability::stable_discs;
 use engine::search::Solver;
 use engine::{Bitboard, Board, Move};
@@ -138,6 +140,8 @@ pub struct Prover {
     table: Table,
     solver: Solver,
     options: Options,
+    /// Scales the initial numbers ([`Initial::Evaluation`]) and orders the leaf searches.
+    eval: Arc<dyn Evaluation>,
     stats: Stats,
     /// Called every [`PROGRESS_INTERVAL`] expansions with the counters so far.
     progress: Option<ProgressReport>,
@@ -154,10 +158,19 @@ impl Prover {
         Prover {
             table: Table::new(options.table_mb),
             solver: Solver::new(options.leaf_table_mb),
+            eval: PatternEval::embedded(),
             options,
             stats: Stats::default(),
             progress: None,
         }
+    }
+
+    /// Uses `eval` (for the initial numbers and the leaf searches' ordering) instead of
+    /// the trained evaluation.
+    pub fn with_eval(mut self, eval: Arc<dyn Evaluation>) -> Prover {
+        self.solver = Solver::new(self.options.leaf_table_mb).with_eval(eval.clone());
+        self.eval = eval;
+        self
     }
 
     pub fn options(&self) -> &Options {
@@ -324,7 +337,7 @@ impl Prover {
             Initial::Unit => (1, 1),
             Initial::Mobility => (1, board.mobility().max(1)),
             Initial::Evaluation => {
-                let margin = HandEval.evaluate(board) / 100 - t;
+                let margin = self.eval.evaluate(board) / 100 - t;
                 let scale = |m: i32| 1 + (m.clamp(0, 32) / 2) as u32;
                 (scale(-margin), board.mobility().max(1) * scale(margin))
             }

@@ -1,13 +1,16 @@
 //! Speed of the core: flips (fast, table-free, naive), move generation and perft, each
-//! compiled for every instruction set this CPU runs, side by side in one run.
+//! compiled for every instruction set this CPU runs, side by side in one run; and the
+//! cost of one evaluation, hand-made against trained.
 //!
 //! `cargo bench -p engine --bench core`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use engine::cpu::Isa;
+use engine::eval::{Evaluation, HandEval, PatternEval};
 use engine::{isa_dispatch, isa_versions, reference, wordops, Board, Game};
 use rand::{rngs::SmallRng, SeedableRng};
 use std::hint::black_box;
+use std::sync::Arc;
 
 /// (board, square) pairs for every legal move in 40 random games (in L2 cache).
 fn sample_moves() -> Vec<(Board, u32)> {
@@ -77,5 +80,31 @@ fn perft(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, flips, perft);
+/// One evaluation of every position of 40 random games (the endgame solver evaluates
+/// children for ordering at 14 and more empties, so its cost matters there).
+fn evaluation(c: &mut Criterion) {
+    let mut rng = SmallRng::seed_from_u64(7);
+    let boards: Vec<Board> = (0..40)
+        .flat_map(|_| Game::random(&mut rng, 60).positions)
+        .map(|p| p.board)
+        .collect();
+    let mut group = c.benchmark_group("eval");
+    group.throughput(Throughput::Elements(boards.len() as u64));
+    let evals: [(&str, Arc<dyn Evaluation>); 2] = [
+        ("hand", Arc::new(HandEval)),
+        ("trained", PatternEval::embedded()),
+    ];
+    for (name, eval) in evals {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                boards
+                    .iter()
+                    .fold(0, |acc, board| acc ^ eval.evaluate(black_box(board)))
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, flips, perft, evaluation);
 criterion_main!(benches);

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 
+use crate::eval::{Evaluation, HandEval, PatternEval};
 use crate::obf::Obf;
 use crate::position::Move;
 use crate::{input, ParseError};
@@ -238,12 +239,32 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
 
 /// A progress bar on stderr counting positions.
 pub fn position_progress(len: usize) -> indicatif::ProgressBar {
-    let progress = indicatif::ProgressBar::new(len as u64);
-    progress.set_style(
-        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} positions, {elapsed} {msg}")
-            .expect("a valid template"),
-    );
+    progress_bar(len as u64, "positions")
+}
+
+/// A progress bar on stderr counting `len` things named `unit`, with the time left.
+pub fn progress_bar(len: u64, unit: &str) -> indicatif::ProgressBar {
+    let progress = indicatif::ProgressBar::new(len);
+    let template = format!("{{bar:30}} {{pos}}/{{len}} {unit}, {{elapsed}} (eta {{eta}}) {{msg}}");
     progress
+        .set_style(indicatif::ProgressStyle::with_template(&template).expect("a valid template"));
+    progress
+}
+
+/// The evaluation named on the command line: `trained` (the weights built in), `hand`, or
+/// the path of a weights file written by `engine train`.
+pub fn load_eval(spec: &str) -> Result<Arc<dyn Evaluation>, Failure> {
+    Ok(match spec {
+        "trained" => PatternEval::embedded(),
+        "hand" => Arc::new(HandEval),
+        path => {
+            let bytes = std::fs::read(path)
+                .map_err(|e| Failure::Input(format!("{path}: cannot read: {e}")))?;
+            Arc::new(
+                PatternEval::decode(&bytes).map_err(|e| Failure::Input(format!("{path}: {e}")))?,
+            )
+        }
+    })
 }
 
 #[cfg(test)]

@@ -60,3 +60,27 @@ pub fn max_mobility(board: &Board, plies: u32) -> u32 {
         .map(|c| max_mobility(c, plies - 1))
         .fold(here, u32::max)
 }
+
+/// The exact score of `board` in the window (`alpha`, `beta`), fail-soft: plain negamax
+/// with alpha-beta over the core's rules; no table, no ordering, no code shared with the
+/// solver.
+pub fn minimax(board: &Board, mut alpha: i32, beta: i32) -> i32 {
+    let moves = board.legal_moves();
+    if moves.is_empty() {
+        return if board.pass().moves() == 0 {
+            board.final_score()
+        } else {
+            -minimax(&board.pass(), -beta, -alpha)
+        };
+    }
+    let mut best = -65;
+    for sq in moves {
+        let score = -minimax(&board.play(sq).unwrap(), -beta, -alpha);
+        best = best.max(score);
+        alpha = alpha.max(score);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}

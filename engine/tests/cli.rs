@@ -287,3 +287,169 @@ fn solve_interrupted_keeps_solved_rows() {
     assert!(table.contains("(interrupted)"), "{table}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn datagen_resumes_and_train_writes_weights_that_solve_uses() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("games.csv");
+    let data = data.to_str().unwrap();
+    let common = [
+        "--exact-empties",
+        "10",
+        "--eval",
+        "hand",
+        "--threads",
+        "2",
+        "-o",
+        data,
+    ];
+    let first = engine(&[&["datagen", "--games", "6"], &common[..]].concat());
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    assert!(stdout(&first).starts_with("6 games"), "{}", stdout(&first));
+    // Cut the last line short, as an interrupt would: the rerun drops it and plays only
+    // the games not yet in the file.
+    let text = std::fs::read_to_string(data).unwrap();
+    std::fs::write(data, &text[..text.len() - 5]).unwrap();
+    let second = engine(&[&["datagen", "--games", "9"], &common[..]].concat());
+    assert!(second.status.success());
+    assert!(
+        stdout(&second).starts_with("3 games"),
+        "{}",
+        stdout(&second)
+    );
+    assert!(stdout(&second).contains("(6 games were already there)"));
+    let text = std::fs::read_to_string(data).unwrap();
+    let games: std::collections::BTreeSet<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(games.len(), 9);
+    assert!(text.lines().skip(1).all(|l| l.split(',').count() == 6));
+
+    let weights = dir.path().join("w.bin");
+    let weights = weights.to_str().unwrap();
+    let train = engine(&["train", data, "-o", weights, "--iterations", "5", "--json"]);
+    assert!(
+        train.status.success(),
+        "{}",
+        String::from_utf8_lossy(&train.stderr)
+    );
+    let phases: Vec<serde_json::Value> = stdout(&train)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(phases.len(), 16);
+    let solve = engine(&["solve", &problems("fforum-1-19.obf"), "--eval", weights]);
+    assert!(solve.status.success(), "{}", stdout(&solve));
+
+    // Damaged inputs: one line naming the file, status 2.
+    std::fs::write(data, format!("{text}1,zz,0,60,0,exact\n")).unwrap();
+    for args in [
+        vec!["train", data, "-o", weights],
+        vec!["datagen", "--games", "10", "-o", data],
+    ] {
+        let output = engine(&args);
+        let message = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(message.lines().count(), 1, "{message}");
+        assert!(
+            message.contains(data) && message.contains("line "),
+            "{message}"
+        );
+    }
+    std::fs::write(weights, b"OTHEVAL1 truncated").unwrap();
+    let output = engine(&["solve", "--board", "f5", "--eval", weights]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains(weights));
+}
+
+/// Runs `engine ARGS` with `input` on stdin; returns its stdout.
+fn engine_with_input(args: &[&str], input: &str) -> (Output, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("engine runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let text = stdout(&output);
+    (output, text)
+}
+
+#[test]
+fn nboard_session() {
+    let start = "BO[8 ---------------------------O*------*O--------------------------- *]";
+    let script = format!(
+        "nboard 2\nset depth 4\nset contempt 0\nset game (;GM[Othello]PC[NBoard]PB[a]PW[b]TY[8]{start}B[F5//0.1]W[D6];)\n\
+         ping 1\nhint 2\ngo\nmove C3/0.5/1.0\nmove a1\ngo\nlearn\nping 2\nquit\n"
+    );
+    let (output, text) = engine_with_input(&["nboard"], &script);
+    assert!(output.status.success());
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "set myname engine");
+    assert_eq!(lines[1], "pong 1");
+    let searches: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("search "))
+        .copied()
+        .collect();
+    assert_eq!(searches.len(), 2, "{text}");
+    // The hints and the first answer are black's legal moves after f5 d6.
+    let after_d6 = engine::Game::replay(engine::Position::START, "f5d6").unwrap();
+    let legal: Vec<String> = after_d6
+        .last()
+        .board
+        .legal_moves()
+        .map(|sq| sq.to_string().to_uppercase())
+        .collect();
+    for line in &searches {
+        let fields: Vec<&str> = line.split(' ').collect();
+        assert!(legal.iter().any(|m| m == fields[1]), "{line}");
+        assert!(
+            fields[2].parse::<f64>().is_ok() && fields[4] == "4",
+            "{line}"
+        );
+    }
+    let answers: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("=== "))
+        .copied()
+        .collect();
+    assert_eq!(answers.len(), 2, "{text}");
+    assert!(
+        legal.iter().any(|m| m == &answers[0][4..6]),
+        "{}",
+        answers[0]
+    );
+    // After c3 it is white's turn: the second answer is one of white's moves there.
+    let after_c3 = engine::Game::replay(engine::Position::START, "f5d6c3").unwrap();
+    let white_move: engine::Move = answers[1][4..6].to_lowercase().parse().unwrap();
+    assert!(after_c3.last().play(white_move).is_ok(), "{}", answers[1]);
+    assert!(text.contains("status bad move \"a1\""), "{text}");
+    assert!(lines.contains(&"learned"));
+    assert_eq!(lines.last(), Some(&"pong 2"));
+}
+
+#[test]
+fn play_in_the_terminal_with_undo() {
+    let (output, text) = engine_with_input(
+        &["play", "--depth", "3", "--moves", "f5d6"],
+        "c3\nundo\nzz\nc4\nquit\n",
+    );
+    assert!(output.status.success());
+    assert_eq!(text.matches("engine plays").count(), 2, "{text}");
+    assert!(text.contains("is not a move"), "{text}");
+}

@@ -4,7 +4,8 @@
 use std::sync::atomic::AtomicBool;
 
 use engine::cpu::Isa;
-use engine::search::eval::{Evaluation, HandEval};
+use engine::eval::{Evaluation, HandEval};
+use engine::reference::minimax;
 use engine::search::Solver;
 use engine::{input, Board, Game, Move};
 use othello_tests::problem_file;
@@ -30,29 +31,6 @@ fn replay_pv(board: &Board, pv: &[Move]) -> i32 {
     } else {
         -b.final_score()
     }
-}
-
-/// Plain negamax with alpha-beta over the core's rules: no table, no ordering, no shared
-/// code with the solver.
-fn minimax(board: &Board, mut alpha: i32, beta: i32) -> i32 {
-    let moves = board.legal_moves();
-    if moves.is_empty() {
-        return if board.pass().moves() == 0 {
-            board.final_score()
-        } else {
-            -minimax(&board.pass(), -beta, -alpha)
-        };
-    }
-    let mut best = -65;
-    for sq in moves {
-        let score = -minimax(&board.play(sq).unwrap(), -beta, -alpha);
-        best = best.max(score);
-        alpha = alpha.max(score);
-        if alpha >= beta {
-            break;
-        }
-    }
-    best
 }
 
 /// Runs `f` on a pool of `threads` threads (the solver splits work when it has several).
@@ -111,7 +89,7 @@ impl Evaluation for Contrarian {
 
 #[test]
 fn answers_do_not_depend_on_the_evaluation() {
-    let solver = Solver::new(16).with_eval(Box::new(Contrarian));
+    let solver = Solver::new(16).with_eval(std::sync::Arc::new(Contrarian));
     let stop = AtomicBool::new(false);
     for (line, obf) in input::read_obf_file(&problem_file("fforum-1-19.obf")).unwrap() {
         let solution = solver.solve(&obf.position.board, -65, 65, &stop).unwrap();

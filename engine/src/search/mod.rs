@@ -1,8 +1,9 @@
 //! Search, one file per stage as in Edax: `tt` (transposition table), `ordering`,
-//! `eval` (the evaluation seam), `stability`, `endgame` (exact null-window and PV search), `root`.
+//! `stability`, `endgame` (exact null-window and PV search), `root`, `midgame`
+//! (depth-limited search with the evaluation).
 
 pub mod endgame;
-pub mod eval;
+pub mod midgame;
 pub mod ordering;
 pub mod root;
 pub mod stability;

@@ -2,12 +2,13 @@
 //! move by move.
 
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use crate::board::Board;
 use crate::cpu::Isa;
+use crate::eval::{Evaluation, PatternEval};
 use crate::position::Move;
 use crate::search::endgame::{nws_with, pvs_with, Search};
-use crate::search::eval::{Evaluation, HandEval};
 use crate::search::ordering::MoveList;
 use crate::search::tt::{TranspositionTable, NO_MOVE};
 
@@ -28,21 +29,22 @@ pub struct Solution {
 /// its moves.
 pub struct Solver {
     tt: TranspositionTable,
-    eval: Box<dyn Evaluation>,
+    eval: Arc<dyn Evaluation>,
     isa: Isa,
 }
 
 impl Solver {
+    /// A solver whose moves are ordered by the trained evaluation built into the binary.
     pub fn new(hash_mb: usize) -> Solver {
         Solver {
             tt: TranspositionTable::new(hash_mb),
-            eval: Box::new(HandEval),
+            eval: PatternEval::embedded(),
             isa: Isa::detect(),
         }
     }
 
-    /// Orders moves with `eval` instead of the hand-made evaluation.
-    pub fn with_eval(mut self, eval: Box<dyn Evaluation>) -> Solver {
+    /// Orders moves with `eval` instead of the trained evaluation.
+    pub fn with_eval(mut self, eval: Arc<dyn Evaluation>) -> Solver {
         self.eval = eval;
         self
     }

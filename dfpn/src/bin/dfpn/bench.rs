@@ -48,19 +48,21 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let (mut dfpn_total, mut ab_total) = (0.0, 0.0);
     let mut disagreements = 0;
     let pool = cli::thread_pool(Some(1))?;
+    let eval = args.search.evaluation()?;
     // Build the stability tables before the clock runs.
     engine::search::stability::stable_discs(0, 0);
     for (index, obf) in &positions {
         let board = obf.position.board;
         for &threshold in &args.thresholds {
-            let mut prover = Prover::new(options);
+            let mut prover = Prover::new(options).with_eval(eval.clone());
             let start = Instant::now();
             let proven = prover
                 .prove(&board, threshold, &stop)
                 .ok_or(Failure::Interrupted)?;
             let dfpn_seconds = start.elapsed().as_secs_f64();
 
-            let solver = Solver::new(options.table_mb + options.leaf_table_mb);
+            let solver =
+                Solver::new(options.table_mb + options.leaf_table_mb).with_eval(eval.clone());
             let start = Instant::now();
             let t = dfpn::search::even_threshold(threshold);
             let (bound, ab_nodes) = pool

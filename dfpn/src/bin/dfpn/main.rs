@@ -57,12 +57,25 @@ pub struct SearchArgs {
     /// The 1+epsilon trick's epsilon (0: plain df-pn thresholds).
     #[arg(long, default_value_t = Options::default().epsilon, allow_negative_numbers = true)]
     epsilon: f64,
+    /// Evaluation for the initial numbers and the leaves' move ordering: trained (built
+    /// in), hand, or a weights file from `engine train`.
+    #[arg(long, default_value = "trained")]
+    eval: String,
     /// One JSON object per position, then a summary object.
     #[arg(long)]
     json: bool,
 }
 
 impl SearchArgs {
+    /// A prover with these settings.
+    pub fn prover(&self) -> Result<dfpn::Prover, cli::Failure> {
+        Ok(dfpn::Prover::new(self.options()?).with_eval(self.evaluation()?))
+    }
+
+    pub fn evaluation(&self) -> Result<std::sync::Arc<dyn engine::eval::Evaluation>, cli::Failure> {
+        cli::load_eval(&self.eval)
+    }
+
     pub fn options(&self) -> Result<Options, cli::Failure> {
         if !(0.0..=16.0).contains(&self.epsilon) {
             return Err(cli::Failure::Input(format!(

@@ -2,7 +2,6 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use dfpn::Prover;
 use engine::cli::{self, Failure, PositionArgs};
 
 use crate::SearchArgs;
@@ -45,7 +44,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     }
     let stop = cli::interrupt_flag();
     let progress = cli::position_progress(positions.len());
-    let mut prover = Prover::new(args.search.options()?);
+    let mut prover = args.search.prover()?;
     crate::show_progress(&mut prover, &progress);
     if !args.search.json {
         let header = format!(

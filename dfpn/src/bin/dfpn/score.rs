@@ -1,7 +1,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use dfpn::{Prover, Step, Wld};
+use dfpn::{Step, Wld};
 use engine::cli::{self, Failure, PositionArgs};
 
 use crate::SearchArgs;
@@ -40,7 +40,7 @@ pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> 
     let stop = cli::interrupt_flag();
     let json = args.search.json;
     let progress = cli::position_progress(positions.len());
-    let mut prover = Prover::new(args.search.options()?);
+    let mut prover = args.search.prover()?;
     crate::show_progress(&mut prover, &progress);
     if !json {
         let header = format!(

@@ -1,8 +1,14 @@
-//! `engine`: show positions, count games (perft) and, later, solve and play.
+//! `engine`: show positions, count games (perft), solve endgames exactly, analyse
+//! positions with the evaluation, and make the training data and weights of that evaluation.
 
+mod analyze;
+mod datagen;
+mod nboard;
 mod perft;
+mod play;
 mod show;
 mod solve;
+mod train;
 
 use std::io;
 use std::process::ExitCode;
@@ -29,6 +35,16 @@ enum Command {
     Perft(perft::Args),
     /// Exact final score and best move of endgame positions.
     Solve(solve::Args),
+    /// Score every legal move by a depth-limited search with the evaluation.
+    Analyze(analyze::Args),
+    /// Play a game against the engine in the terminal.
+    Play(play::Args),
+    /// Speak the NBoard protocol on stdin/stdout (for GUIs).
+    Nboard(nboard::Args),
+    /// Play games and label their positions, as training data for the evaluation.
+    Datagen(datagen::Args),
+    /// Fit the pattern evaluation's weights to data from `datagen`.
+    Train(train::Args),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +57,11 @@ fn main() -> ExitCode {
         Command::Show(args) => show::run(&args, &mut out),
         Command::Perft(args) => perft::run(&args, &mut out),
         Command::Solve(args) => solve::run(&args, &mut out),
+        Command::Analyze(args) => analyze::run(&args, &mut out),
+        Command::Play(args) => play::run(&args, &mut out),
+        Command::Nboard(args) => nboard::run(&args, &mut out),
+        Command::Datagen(args) => datagen::run(&args, &mut out),
+        Command::Train(args) => train::run(&args, &mut out),
     };
     cli::exit_code("engine", result)
 }

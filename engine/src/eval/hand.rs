@@ -1,13 +1,7 @@
-//! The evaluation seam: an estimate of the final disc difference, used by search only to
-//! order moves (the endgame solver's answers never depend on it). `HandEval` is a small
-//! hand-made function; trained pattern weights will implement the same trait.
+//! A small hand-made evaluation: the baseline the trained patterns are measured against.
 
 use crate::board::Board;
-
-/// Estimates, in hundredths of a disc, the final disc difference for the side to move.
-pub trait Evaluation: Sync {
-    fn evaluate(&self, board: &Board) -> i32;
-}
+use crate::eval::Evaluation;
 
 /// Mobility, potential mobility, corners, X-squares next to empty corners, and parity.
 #[derive(Clone, Copy, Debug, Default)]

@@ -1,0 +1,122 @@
+//! The NBoard protocol (version 2) on stdin/stdout, so that GUIs such as NBoard can use the
+//! engine: `nboard 2`, `set depth N`, `set game GGF`, `set contempt N`, `move M[/eval/time]`,
+//! `hint N`, `go`, `ping N`, `learn`, `analyze`, `quit`.
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use engine::cli::{self, Failure};
+use engine::game::Game;
+use engine::ggf;
+use engine::position::{Move, Position};
+use engine::search::midgame::Midgame;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Evaluation: trained (built in), hand, or a weights file.
+    #[arg(long, default_value = "trained")]
+    eval: String,
+    /// Transposition tables in MiB.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(2..=65536))]
+    hash_mb: u64,
+}
+
+/// NBoard writes moves in capitals and a pass as PA.
+fn nboard_move(mv: Move) -> String {
+    match mv {
+        Move::Play(sq) => sq.to_string().to_uppercase(),
+        Move::Pass => "PA".into(),
+    }
+}
+
+pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
+    let eval = cli::load_eval(&args.eval)?;
+    let mut midgame = Midgame::new(eval, args.hash_mb as usize);
+    let never = AtomicBool::new(false);
+    let mut game = Game {
+        positions: vec![Position::START],
+        moves: Vec::new(),
+    };
+    let mut depth = 12;
+    for line in std::io::stdin().lock().lines() {
+        let line = line?;
+        let (command, rest) = line.trim().split_once(' ').unwrap_or((line.trim(), ""));
+        match command {
+            "nboard" => writeln!(out, "set myname engine")?,
+            "set" => {
+                let (what, value) = rest.split_once(' ').unwrap_or((rest, ""));
+                match what {
+                    "depth" => match value.trim().parse::<u32>() {
+                        Ok(d) if (1..=60).contains(&d) => depth = d,
+                        _ => writeln!(out, "status bad depth {value:?}")?,
+                    },
+                    "game" => match ggf::parse(value) {
+                        Ok(g) => game = g,
+                        Err(e) => writeln!(out, "status bad game: {e}")?,
+                    },
+                    _ => {} // contempt and others: nothing to change
+                }
+            }
+            "move" => {
+                let text = rest.split('/').next().unwrap_or("").trim();
+                let here = *game.last();
+                match text
+                    .parse::<Move>()
+                    .map_err(|e| e.to_string())
+                    .and_then(|mv| here.play(mv).map(|p| (mv, p)).map_err(|e| e.to_string()))
+                {
+                    Ok((mv, next)) => {
+                        game.moves.push(mv);
+                        game.positions.push(next);
+                    }
+                    Err(e) => writeln!(out, "status bad move {text:?}: {e}")?,
+                }
+            }
+            "hint" => {
+                let wanted: usize = rest.trim().parse().unwrap_or(1).max(1);
+                let board = game.last().board;
+                let start = Instant::now();
+                writeln!(out, "status thinking")?;
+                out.flush()?;
+                let scores = midgame.analyze(&board, depth, &never);
+                for (mv, score) in scores.iter().take(wanted) {
+                    writeln!(
+                        out,
+                        "search {} {:.2} 0 {depth}",
+                        nboard_move(*mv),
+                        *score as f64 / 100.0
+                    )?;
+                }
+                let seconds = start.elapsed().as_secs_f64();
+                writeln!(out, "nodestats {} {seconds:.3}", midgame.nodes())?;
+                writeln!(out, "status")?;
+            }
+            "go" => {
+                let board = game.last().board;
+                let start = Instant::now();
+                writeln!(out, "status thinking")?;
+                out.flush()?;
+                let analysis = midgame.iterate(&board, depth, None, &never);
+                let seconds = start.elapsed().as_secs_f64();
+                let mv = analysis.best_move.unwrap_or(Move::Pass);
+                writeln!(out, "nodestats {} {seconds:.3}", analysis.nodes)?;
+                writeln!(
+                    out,
+                    "=== {}/{:.2}/{seconds:.3}",
+                    nboard_move(mv),
+                    analysis.score as f64 / 100.0
+                )?;
+                writeln!(out, "status")?;
+            }
+            "ping" => writeln!(out, "pong {}", rest.trim())?,
+            "learn" => writeln!(out, "learned")?,
+            "analyze" => writeln!(out, "status analyze is not supported")?,
+            "quit" => break,
+            "" => {}
+            other => writeln!(out, "status unknown command {other:?}")?,
+        }
+        out.flush()?;
+    }
+    Ok(())
+}

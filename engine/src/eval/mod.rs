@@ -1,0 +1,33 @@
+//! The evaluation seam: an estimate of the final disc difference. The endgame solver uses
+//! it only to order moves (its answers never depend on it); midgame search and play use
+//! it as the score.
+//!
+//! - `hand`: mobility, potential mobility, corners and parity, hand-weighted;
+//! - `patterns`: the board features (edges, corners, lines, diagonals) of the trained one;
+//! - `weights`: the trained pattern evaluation, its file format and the embedded weights;
+//! - `fit`: least-squares training of the weights from labelled positions;
+//! - `datagen`: labelled positions from games, by exact solving and search.
+
+pub mod datagen;
+pub mod fit;
+pub mod hand;
+pub mod patterns;
+pub mod weights;
+
+pub use hand::HandEval;
+pub use weights::PatternEval;
+
+use crate::board::Board;
+
+/// Estimates, in hundredths of a disc, the final disc difference for the side to move.
+pub trait Evaluation: Send + Sync {
+    fn evaluate(&self, board: &Board) -> i32;
+}
+
+/// One evaluation shared by several searches (threads, solvers).
+impl<E: Evaluation + ?Sized> Evaluation for std::sync::Arc<E> {
+    #[inline]
+    fn evaluate(&self, board: &Board) -> i32 {
+        (**self).evaluate(board)
+    }
+}

@@ -1,0 +1,130 @@
+//! Games in GGF, the format of GGS and the NBoard protocol:
+//! `(;GM[Othello]PB[..]PW[..]TY[8]BO[8 <64 squares> <side>]B[F5//1.5]W[D6]...;)`,
+//! squares `-` empty, `*` black, `O` white, side `*` or `O`; moves `B[..]`/`W[..]` with
+//! optional `/eval/time` after the move, `PA` a pass.
+
+use crate::game::Game;
+use crate::position::{Color, Move, Position};
+
+/// The game a GGF text describes: its start position and moves, replayed by the rules.
+pub fn parse(text: &str) -> Result<Game, String> {
+    let mut start: Option<Position> = None;
+    let mut moves: Vec<(Color, Move)> = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let name_start = rest[..open]
+            .rfind(|c: char| !c.is_ascii_uppercase())
+            .map_or(0, |i| i + 1);
+        let name = &rest[name_start..open];
+        let close = rest[open..]
+            .find(']')
+            .ok_or_else(|| format!("property {name} is not closed"))?
+            + open;
+        let value = rest[open + 1..close].trim();
+        match name {
+            "BO" => start = Some(parse_board(value)?),
+            "B" | "W" => {
+                let color = if name == "B" {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let text = value.split('/').next().unwrap_or("").trim();
+                let mv = if text.eq_ignore_ascii_case("pass") {
+                    Move::Pass
+                } else {
+                    text.parse::<Move>()
+                        .map_err(|_| format!("{name}[{value}]: not a move"))?
+                };
+                moves.push((color, mv));
+            }
+            _ => {}
+        }
+        rest = &rest[close + 1..];
+    }
+    let start = start.ok_or("no board (BO[...])")?;
+    let mut game = Game {
+        positions: vec![start],
+        moves: Vec::new(),
+    };
+    for (i, (color, mv)) in moves.into_iter().enumerate() {
+        let here = *game.last();
+        if here.side != color {
+            // GGF leaves forced passes out.
+            if here.board.must_pass() {
+                game.positions
+                    .push(here.play(Move::Pass).expect("a forced pass"));
+                game.moves.push(Move::Pass);
+            } else {
+                return Err(format!("move {} ({mv}): {color:?} is not to move", i + 1));
+            }
+        }
+        let here = *game.last();
+        let next = here
+            .play(mv)
+            .map_err(|e| format!("move {} ({mv}): {e}", i + 1))?;
+        game.positions.push(next);
+        game.moves.push(mv);
+    }
+    Ok(game)
+}
+
+fn parse_board(value: &str) -> Result<Position, String> {
+    let mut fields = value.split_whitespace();
+    if fields.next() != Some("8") {
+        return Err(format!("BO[{value}]: only 8x8 boards"));
+    }
+    let squares: String = fields.by_ref().take_while(|f| f.len() != 1).collect();
+    let side = value.split_whitespace().last().unwrap_or("");
+    let (mut black, mut white) = (0u64, 0u64);
+    if squares.chars().count() != 64 {
+        return Err(format!("BO[{value}]: expected 64 squares"));
+    }
+    for (i, c) in squares.chars().enumerate() {
+        match c {
+            '*' | 'X' | 'x' => black |= 1 << i,
+            'O' | 'o' => white |= 1 << i,
+            '-' | '.' => {}
+            _ => return Err(format!("BO[{value}]: square {c:?}")),
+        }
+    }
+    let side = match side {
+        "*" | "X" | "x" => Color::Black,
+        "O" | "o" => Color::White,
+        _ => return Err(format!("BO[{value}]: side to move {side:?}")),
+    };
+    Ok(Position::from_colors(black, white, side))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: &str = "BO[8 ---------------------------O*------*O--------------------------- *]";
+
+    #[test]
+    fn start_and_moves() {
+        let game = parse(&format!(
+            "(;GM[Othello]PC[NBoard]PB[a]PW[b]TY[8]{START}B[F5//1.2]W[d6/-0.5];)"
+        ))
+        .unwrap();
+        assert_eq!(game.positions[0], Position::START);
+        assert_eq!(game.moves, ["f5".parse().unwrap(), "d6".parse().unwrap()]);
+        assert_eq!(game.last().side, Color::Black);
+    }
+
+    #[test]
+    fn errors_say_what_is_wrong() {
+        assert!(parse("(;GM[Othello];)").unwrap_err().contains("no board"));
+        assert!(parse(&format!("(;{START}B[A1];)"))
+            .unwrap_err()
+            .contains("move 1"));
+        assert!(parse(&format!("(;{START}W[F5];)"))
+            .unwrap_err()
+            .contains("not to move"));
+        assert!(parse("(;BO[8 --- *];)").unwrap_err().contains("64 squares"));
+        assert!(parse(&format!("(;{START}B[F5"))
+            .unwrap_err()
+            .contains("not closed"));
+    }
+}

@@ -1,0 +1,423 @@
+//! Depth-limited search with the evaluation: principal-variation search with its own
+//! transposition table (depth-tagged bounds in hundredths of a disc), iterative deepening,
+//! and the exact solver taking over once the search reaches the end of the game.
+//!
+//! Scores are in hundredths of a disc for the side to move; exact ones are multiples of
+//! 100.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::Instant;
+
+use arrayvec::ArrayVec;
+
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::eval::Evaluation;
+use crate::position::Move;
+use crate::search::Solver;
+use crate::square::Square;
+
+const INFINITY: i32 = 30_000;
+const NO_MOVE: u8 = 64;
+
+/// What the table keeps of one searched board.
+#[derive(Clone, Copy)]
+struct Entry {
+    player: u64,
+    opponent: u64,
+    depth: u8,
+    best: u8,
+    lower: i16,
+    upper: i16,
+}
+
+/// One slot per hash; a deeper search of another board replaces the slot, as does any
+/// search of the same board.
+struct Table {
+    slots: Vec<Option<Entry>>,
+    mask: usize,
+}
+
+impl Table {
+    fn new(megabytes: usize) -> Table {
+        let count = ((megabytes.max(1) << 20) / std::mem::size_of::<Option<Entry>>()).max(1);
+        let count = 1 << count.ilog2();
+        Table {
+            slots: vec![None; count],
+            mask: count - 1,
+        }
+    }
+
+    fn probe(&self, board: &Board) -> Option<Entry> {
+        self.slots[board.hash() as usize & self.mask]
+            .filter(|e| e.player == board.player && e.opponent == board.opponent)
+    }
+
+    fn store(&mut self, board: &Board, depth: u32, best: u8, lower: i32, upper: i32) {
+        let slot = &mut self.slots[board.hash() as usize & self.mask];
+        let same = slot.is_some_and(|e| e.player == board.player && e.opponent == board.opponent);
+        if same || slot.is_none_or(|e| e.depth as u32 <= depth) {
+            *slot = Some(Entry {
+                player: board.player,
+                opponent: board.opponent,
+                depth: depth as u8,
+                best,
+                lower: lower.clamp(-INFINITY, INFINITY) as i16,
+                upper: upper.clamp(-INFINITY, INFINITY) as i16,
+            });
+        }
+    }
+}
+
+/// The outcome of a search of one position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// Depth of the last completed iteration (plies; the exact solve counts as the
+    /// remaining empties).
+    pub depth: u32,
+    /// Hundredths of a disc for the side to move.
+    pub score: i32,
+    /// Whether the score is the exact final score (the search reached the end).
+    pub exact: bool,
+    pub best_move: Option<Move>,
+    pub pv: Vec<Move>,
+    pub nodes: u64,
+}
+
+/// A midgame searcher: evaluation, table, and an exact solver for the end of the game.
+pub struct Midgame {
+    eval: Arc<dyn Evaluation>,
+    table: Table,
+    solver: Solver,
+    /// Positions with at most this many empties are solved exactly when the depth
+    /// reaches their end.
+    pub exact_empties: u32,
+    nodes: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+}
+
+impl Midgame {
+    pub fn new(eval: Arc<dyn Evaluation>, hash_mb: usize) -> Midgame {
+        Midgame {
+            solver: Solver::new((hash_mb / 2).max(1)).with_eval(eval.clone()),
+            table: Table::new((hash_mb / 2).max(1)),
+            eval,
+            exact_empties: 20,
+            nodes: 0,
+            deadline: None,
+            stopped: false,
+        }
+    }
+
+    /// The score of `board` searched `depth` plies deep (exact when the search reaches
+    /// the end of the game within `exact_empties`), in the window (`alpha`, `beta`).
+    pub fn search(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        stop: &AtomicBool,
+    ) -> i32 {
+        self.stopped = false;
+        self.pvs(board, depth, alpha, beta, stop)
+    }
+
+    /// Iterative deepening up to `max_depth` plies, stopping early at `deadline` or when
+    /// `stop` is raised: the result of the deepest completed iteration.
+    pub fn iterate(
+        &mut self,
+        board: &Board,
+        max_depth: u32,
+        deadline: Option<Instant>,
+        stop: &AtomicBool,
+    ) -> Analysis {
+        self.nodes = 0;
+        self.deadline = deadline;
+        self.stopped = false;
+        let empties = board.empty_count();
+        let mut result = self.shallow_result(board);
+        for depth in 1..=max_depth.max(1) {
+            let score = self.pvs(board, depth, -INFINITY, INFINITY, stop);
+            if self.stopped {
+                break;
+            }
+            let exact = depth >= empties && empties <= self.exact_empties;
+            let pv = self.principal_variation(board, depth);
+            result = Analysis {
+                depth: if exact { empties } else { depth },
+                score,
+                exact,
+                best_move: pv.first().copied(),
+                pv,
+                nodes: self.nodes,
+            };
+            if exact {
+                break;
+            }
+        }
+        self.deadline = None;
+        result
+    }
+
+    /// The score of every legal move, searched `depth` plies deep (the move included),
+    /// best first.
+    pub fn analyze(&mut self, board: &Board, depth: u32, stop: &AtomicBool) -> Vec<(Move, i32)> {
+        self.stopped = false;
+        let mut scores: Vec<(Move, i32)> = if board.moves() == 0 {
+            if board.is_game_over() {
+                return Vec::new();
+            }
+            vec![(
+                Move::Pass,
+                -self.pvs(
+                    &board.pass(),
+                    depth.saturating_sub(1),
+                    -INFINITY,
+                    INFINITY,
+                    stop,
+                ),
+            )]
+        } else {
+            board
+                .legal_moves()
+                .map(|sq| {
+                    let child = board.play(sq).expect("a legal move");
+                    let d = depth.saturating_sub(1);
+                    (
+                        Move::Play(sq),
+                        -self.pvs(&child, d, -INFINITY, INFINITY, stop),
+                    )
+                })
+                .collect()
+        };
+        scores.sort_by_key(|&(_, score)| -score);
+        scores
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Before the first iteration: the move the evaluation likes best.
+    fn shallow_result(&self, board: &Board) -> Analysis {
+        let best = Bitboard(board.moves())
+            .into_iter()
+            .max_by_key(|&sq| -self.eval.evaluate(&board.play(sq).expect("legal")));
+        Analysis {
+            depth: 0,
+            score: self.eval.evaluate(board),
+            exact: false,
+            best_move: best
+                .map(Move::Play)
+                .or((!board.is_game_over()).then_some(Move::Pass)),
+            pv: Vec::new(),
+            nodes: 0,
+        }
+    }
+
+    fn out_of_time(&mut self, stop: &AtomicBool) -> bool {
+        if !self.stopped && self.nodes & 1023 == 0 {
+            self.stopped = stop.load(Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d);
+        }
+        self.stopped
+    }
+
+    fn pvs(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        stop: &AtomicBool,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.out_of_time(stop) {
+            return 0;
+        }
+        let empties = board.empty_count();
+        if depth >= empties && empties <= self.exact_empties {
+            // Fail-soft disc bounds in the window rounded outwards stay valid bounds.
+            let (a, b) = (alpha.div_euclid(100), (beta + 99).div_euclid(100));
+            return match self.solver.solve(board, a.max(-65), b.min(65), stop) {
+                Some(s) => {
+                    self.nodes += s.nodes;
+                    s.score * 100
+                }
+                None => {
+                    self.stopped = true;
+                    0
+                }
+            };
+        }
+        if depth == 0 {
+            return self.eval.evaluate(board);
+        }
+        let moves = board.moves();
+        if moves == 0 {
+            let passed = board.pass();
+            return if passed.moves() == 0 {
+                board.final_score() * 100
+            } else {
+                -self.pvs(&passed, depth, -beta, -alpha, stop)
+            };
+        }
+        let mut hash_move = NO_MOVE;
+        if let Some(entry) = self.table.probe(board) {
+            hash_move = entry.best;
+            if entry.depth as u32 >= depth {
+                let (lower, upper) = (entry.lower as i32, entry.upper as i32);
+                if lower >= beta || lower == upper {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+            }
+        }
+        let mut list: ArrayVec<(Square, Board, i32), 64> = Bitboard(moves)
+            .into_iter()
+            .map(|sq| {
+                let child = board.play_flips(sq, board.flips(sq));
+                let key = if sq.index() as u8 == hash_move {
+                    INFINITY
+                } else if depth >= 3 {
+                    -self.eval.evaluate(&child)
+                } else {
+                    -(child.moves().count_ones() as i32)
+                };
+                (sq, child, key)
+            })
+            .collect();
+        list.sort_unstable_by_key(|&(_, _, key)| -key);
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = NO_MOVE;
+        for (i, (sq, child, _)) in list.iter().enumerate() {
+            let score = if i == 0 {
+                -self.pvs(child, depth - 1, -beta, -alpha, stop)
+            } else {
+                let probe = -self.pvs(child, depth - 1, -alpha - 1, -alpha, stop);
+                if probe > alpha && probe < beta {
+                    -self.pvs(child, depth - 1, -beta, -alpha, stop)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = sq.index() as u8;
+                alpha = alpha.max(score);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        let lower = if best > original_alpha {
+            best
+        } else {
+            -INFINITY
+        };
+        let upper = if best < beta { best } else { INFINITY };
+        self.table.store(board, depth, best_move, lower, upper);
+        best
+    }
+
+    /// The table's best moves from `board`, at most `depth` of them.
+    fn principal_variation(&self, board: &Board, depth: u32) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let mut board = *board;
+        while pv.len() < depth as usize && !board.is_game_over() {
+            if board.moves() == 0 {
+                pv.push(Move::Pass);
+                board = board.pass();
+                continue;
+            }
+            let Some(sq) = self
+                .table
+                .probe(&board)
+                .and_then(|e| Square::new(e.best as u32))
+                .filter(|&sq| board.moves() & sq.bit() != 0)
+            else {
+                break;
+            };
+            pv.push(Move::Play(sq));
+            board = board.play(sq).expect("a legal move");
+        }
+        pv
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::PatternEval;
+    use crate::Game;
+    use rand::{rngs::SmallRng, SeedableRng};
+
+    /// Full-width negamax over the evaluation: no pruning, no table.
+    fn negamax(eval: &dyn Evaluation, board: &Board, depth: u32) -> i32 {
+        if board.is_game_over() {
+            return board.final_score() * 100;
+        }
+        if depth == 0 {
+            return eval.evaluate(board);
+        }
+        if board.moves() == 0 {
+            return -negamax(eval, &board.pass(), depth);
+        }
+        board
+            .legal_moves()
+            .map(|sq| -negamax(eval, &board.play(sq).unwrap(), depth - 1))
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn search_equals_plain_negamax_and_exact_scores() {
+        let eval = PatternEval::embedded();
+        let stop = AtomicBool::new(false);
+        let mut rng = SmallRng::seed_from_u64(5);
+        for _ in 0..12 {
+            let game = Game::random(&mut rng, 60);
+            for position in game
+                .positions
+                .iter()
+                .filter(|p| matches!(p.board.empty_count(), 30 | 44))
+            {
+                let board = position.board;
+                let mut midgame = Midgame::new(eval.clone(), 8);
+                let expected = negamax(&*eval, &board, 3);
+                assert_eq!(
+                    midgame.search(&board, 3, -INFINITY, INFINITY, &stop),
+                    expected
+                );
+            }
+            if let Some(position) = game.positions.iter().find(|p| p.board.empty_count() == 10) {
+                let mut midgame = Midgame::new(eval.clone(), 8);
+                let analysis = midgame.iterate(&position.board, 60, None, &stop);
+                let exact = crate::reference::minimax(&position.board, -65, 65);
+                assert!(analysis.exact);
+                assert_eq!(analysis.score, exact * 100);
+            }
+        }
+    }
+
+    #[test]
+    fn analyze_scores_every_move_and_iterate_stops_at_the_deadline() {
+        let eval = PatternEval::embedded();
+        let stop = AtomicBool::new(false);
+        let board = Board::START.play(Square::F5).unwrap();
+        let mut midgame = Midgame::new(eval, 8);
+        let scores = midgame.analyze(&board, 4, &stop);
+        assert_eq!(scores.len(), 3);
+        assert!(scores.windows(2).all(|w| w[0].1 >= w[1].1));
+        let analysis = midgame.iterate(&board, 60, Some(Instant::now()), &stop);
+        assert!(analysis.depth < 60 && analysis.best_move.is_some());
+    }
+}
