@@ -22,4 +22,4 @@ print(f'{n:>4} {a["empties"]:>7} {a["score"]:>+5} {a["nodes"]:>14} {a["seconds"]
 PY
   done
 } | awk '{print} {na += $4; sa += $5; nb += $6; sb += $7}
-  END {printf "total %28d %9.2f %14d %9.2f %7.2f\n", na, sa, nb, sb, na / nb}'
+  END {printf "total %28.0f %9.2f %14.0f %9.2f %7.2f\n", na, sa, nb, sb, na / nb}'

@@ -453,3 +453,34 @@ fn play_in_the_terminal_with_undo() {
     assert_eq!(text.matches("engine plays").count(), 2, "{text}");
     assert!(text.contains("is not a move"), "{text}");
 }
+
+#[test]
+fn match_plays_both_colours_of_each_opening() {
+    let output = engine(&["match", "--openings", "3", "--depth", "2", "--json"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_str(stdout(&output).trim()).unwrap();
+    assert_eq!(summary["games"], 6);
+    let count = |key: &str| summary[key].as_u64().unwrap();
+    assert_eq!(count("wins") + count("draws") + count("losses"), 6);
+    // The same evaluation on both sides: each opening's two games mirror each other's
+    // colours, so the first player's mean is exactly zero.
+    let mirror = engine(&[
+        "match",
+        "--first",
+        "hand",
+        "--second",
+        "hand",
+        "--openings",
+        "3",
+        "--depth",
+        "2",
+        "--json",
+    ]);
+    let summary: serde_json::Value = serde_json::from_str(stdout(&mirror).trim()).unwrap();
+    assert_eq!(summary["mean_discs"], 0.0);
+    assert_eq!(summary["score"], 0.5);
+}

@@ -140,26 +140,90 @@ impl Midgame {
         let empties = board.empty_count();
         let mut result = self.shallow_result(board);
         for depth in 1..=max_depth.max(1) {
-            let score = self.pvs(board, depth, -INFINITY, INFINITY, stop);
+            if depth >= empties && empties <= self.exact_empties {
+                // The end is in reach: the exact solver, with its checked principal variation.
+                if let Some(solution) = self.solver.solve(board, -65, 65, stop) {
+                    self.nodes += solution.nodes;
+                    result = Analysis {
+                        depth: empties,
+                        score: solution.score * 100,
+                        exact: true,
+                        best_move: solution.best_move,
+                        pv: solution.pv,
+                        nodes: self.nodes,
+                    };
+                }
+                break;
+            }
+            let (score, best_move) = self.root(board, depth, result.best_move, stop);
             if self.stopped {
                 break;
             }
-            let exact = depth >= empties && empties <= self.exact_empties;
-            let pv = self.principal_variation(board, depth);
+            let mut pv: Vec<Move> = best_move.into_iter().collect();
+            if let Some(mv) = best_move {
+                let child = match mv {
+                    Move::Play(sq) => board.play(sq).expect("a legal move"),
+                    Move::Pass => board.pass(),
+                };
+                pv.extend(self.principal_variation(&child, depth - 1));
+            }
             result = Analysis {
-                depth: if exact { empties } else { depth },
+                depth,
                 score,
-                exact,
-                best_move: pv.first().copied(),
+                exact: false,
+                best_move,
                 pv,
                 nodes: self.nodes,
             };
-            if exact {
-                break;
-            }
         }
         self.deadline = None;
         result
+    }
+
+    /// One iteration at the root: the score and the move reaching it (`first` searched
+    /// first, usually the previous iteration's best).
+    fn root(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        first: Option<Move>,
+        stop: &AtomicBool,
+    ) -> (i32, Option<Move>) {
+        if board.is_game_over() {
+            return (board.final_score() * 100, None);
+        }
+        if board.moves() == 0 {
+            let score = -self.pvs(&board.pass(), depth, -INFINITY, INFINITY, stop);
+            return (score, Some(Move::Pass));
+        }
+        let mut moves: Vec<(Square, Board)> = board
+            .legal_moves()
+            .map(|sq| (sq, board.play(sq).expect("a legal move")))
+            .collect();
+        moves
+            .sort_by_key(|(sq, child)| (first != Some(Move::Play(*sq)), self.eval.evaluate(child)));
+        let mut alpha = -INFINITY;
+        let mut best = None;
+        for (i, (sq, child)) in moves.iter().enumerate() {
+            let score = if i == 0 {
+                -self.pvs(child, depth - 1, -INFINITY, -alpha, stop)
+            } else {
+                let probe = -self.pvs(child, depth - 1, -alpha - 1, -alpha, stop);
+                if probe > alpha {
+                    -self.pvs(child, depth - 1, -INFINITY, -alpha, stop)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            if i == 0 || score > alpha {
+                alpha = score;
+                best = Some(Move::Play(*sq));
+            }
+        }
+        (alpha, best)
     }
 
     /// The score of every legal move, searched `depth` plies deep (the move included),

@@ -3,6 +3,7 @@
 
 mod analyze;
 mod datagen;
+mod match_;
 mod nboard;
 mod perft;
 mod play;
@@ -39,6 +40,8 @@ enum Command {
     Analyze(analyze::Args),
     /// Play a game against the engine in the terminal.
     Play(play::Args),
+    /// A match between two evaluations at equal depth, both colours of each opening.
+    Match(match_::Args),
     /// Speak the NBoard protocol on stdin/stdout (for GUIs).
     Nboard(nboard::Args),
     /// Play games and label their positions, as training data for the evaluation.
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args, &mut out),
         Command::Analyze(args) => analyze::run(&args, &mut out),
         Command::Play(args) => play::run(&args, &mut out),
+        Command::Match(args) => match_::run(&args, &mut out),
         Command::Nboard(args) => nboard::run(&args, &mut out),
         Command::Datagen(args) => datagen::run(&args, &mut out),
         Command::Train(args) => train::run(&args, &mut out),
