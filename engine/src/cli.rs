@@ -251,6 +251,20 @@ pub fn progress_bar(len: u64, unit: &str) -> indicatif::ProgressBar {
     progress
 }
 
+/// The evaluation a command uses (flattened into its arguments).
+#[derive(clap::Args, Debug)]
+pub struct EvalArgs {
+    /// Evaluation: trained (built in), hand, or a weights file written by `engine train`.
+    #[arg(long, default_value = "trained")]
+    pub eval: String,
+}
+
+impl EvalArgs {
+    pub fn load(&self) -> Result<Arc<dyn Evaluation>, Failure> {
+        load_eval(&self.eval)
+    }
+}
+
 /// The evaluation named on the command line: `trained` (the weights built in), `hand`, or
 /// the path of a weights file written by `engine train`.
 pub fn load_eval(spec: &str) -> Result<Arc<dyn Evaluation>, Failure> {

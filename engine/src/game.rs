@@ -2,7 +2,7 @@
 
 use rand::{Rng, RngExt};
 
-use crate::error::Spanned;
+use crate::error::{ParseErrorKind, Spanned};
 use crate::position::{Move, Position};
 
 /// A game: the positions from the first to the last, and the move between each pair
@@ -54,6 +54,13 @@ impl Game {
             game.push(mv, here.play(mv).expect("a legal move"));
         }
         game
+    }
+
+    /// Plays `mv` from the last position, or says why it is not legal there.
+    pub fn play(&mut self, mv: Move) -> Result<(), ParseErrorKind> {
+        let next = self.last().play(mv)?;
+        self.push(mv, next);
+        Ok(())
     }
 
     fn push(&mut self, mv: Move, position: Position) {

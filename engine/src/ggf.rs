@@ -51,20 +51,13 @@ pub fn parse(text: &str) -> Result<Game, String> {
         let here = *game.last();
         if here.side != color {
             // GGF leaves forced passes out.
-            if here.board.must_pass() {
-                game.positions
-                    .push(here.play(Move::Pass).expect("a forced pass"));
-                game.moves.push(Move::Pass);
-            } else {
+            if !here.board.must_pass() {
                 return Err(format!("move {} ({mv}): {color:?} is not to move", i + 1));
             }
+            game.play(Move::Pass).expect("a forced pass");
         }
-        let here = *game.last();
-        let next = here
-            .play(mv)
+        game.play(mv)
             .map_err(|e| format!("move {} ({mv}): {e}", i + 1))?;
-        game.positions.push(next);
-        game.moves.push(mv);
     }
     Ok(game)
 }

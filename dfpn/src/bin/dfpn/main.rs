@@ -57,10 +57,8 @@ pub struct SearchArgs {
     /// The 1+epsilon trick's epsilon (0: plain df-pn thresholds).
     #[arg(long, default_value_t = Options::default().epsilon, allow_negative_numbers = true)]
     epsilon: f64,
-    /// Evaluation for the initial numbers and the leaves' move ordering: trained (built
-    /// in), hand, or a weights file from `engine train`.
-    #[arg(long, default_value = "trained")]
-    eval: String,
+    #[command(flatten)]
+    eval: cli::EvalArgs,
     /// One JSON object per position, then a summary object.
     #[arg(long)]
     json: bool,
@@ -73,7 +71,7 @@ impl SearchArgs {
     }
 
     pub fn evaluation(&self) -> Result<std::sync::Arc<dyn engine::eval::Evaluation>, cli::Failure> {
-        cli::load_eval(&self.eval)
+        self.eval.load()
     }
 
     pub fn options(&self) -> Result<Options, cli::Failure> {

@@ -12,9 +12,8 @@ pub struct Args {
     /// exactly when it is within reach and within 20 empties.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: u32,
-    /// Evaluation: trained (built in), hand, or a weights file.
-    #[arg(long, default_value = "trained")]
-    eval: String,
+    #[command(flatten)]
+    eval: cli::EvalArgs,
     /// Transposition tables in MiB.
     #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u64).range(2..=65536))]
     hash_mb: u64,
@@ -36,7 +35,7 @@ struct Row {
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let positions = args.positions.read()?;
-    let eval = cli::load_eval(&args.eval)?;
+    let eval = args.eval.load()?;
     let stop = cli::interrupt_flag();
     for (index, obf) in &positions {
         let board = obf.position.board;

@@ -35,9 +35,8 @@ pub struct Args {
     noise: u32,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Evaluation for self-play and search labels: trained, hand, or a weights file.
-    #[arg(long, default_value = "trained")]
-    eval: String,
+    #[command(flatten)]
+    eval: cli::EvalArgs,
     /// Transposition table per thread, in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
     hash_mb: u64,
@@ -85,7 +84,7 @@ fn open_output(path: &PathBuf) -> Result<(File, std::collections::HashSet<u64>),
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
-    let eval = cli::load_eval(&args.eval)?;
+    let eval = args.eval.load()?;
     let (file, done) = open_output(&args.out)?;
     let todo: Vec<u64> = (0..args.games)
         .filter(|g| match args.shard {

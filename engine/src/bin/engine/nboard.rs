@@ -14,9 +14,8 @@ use engine::search::midgame::Midgame;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Evaluation: trained (built in), hand, or a weights file.
-    #[arg(long, default_value = "trained")]
-    eval: String,
+    #[command(flatten)]
+    eval: cli::EvalArgs,
     /// Transposition tables in MiB.
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(2..=65536))]
     hash_mb: u64,
@@ -31,7 +30,7 @@ fn nboard_move(mv: Move) -> String {
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
-    let eval = cli::load_eval(&args.eval)?;
+    let eval = args.eval.load()?;
     let mut midgame = Midgame::new(eval, args.hash_mb as usize);
     let never = AtomicBool::new(false);
     let mut game = Game {
@@ -60,17 +59,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             }
             "move" => {
                 let text = rest.split('/').next().unwrap_or("").trim();
-                let here = *game.last();
-                match text
-                    .parse::<Move>()
-                    .map_err(|e| e.to_string())
-                    .and_then(|mv| here.play(mv).map(|p| (mv, p)).map_err(|e| e.to_string()))
-                {
-                    Ok((mv, next)) => {
-                        game.moves.push(mv);
-                        game.positions.push(next);
-                    }
-                    Err(e) => writeln!(out, "status bad move {text:?}: {e}")?,
+                if let Err(e) = text.parse().and_then(|mv| game.play(mv)) {
+                    writeln!(out, "status bad move {text:?}: {e}")?;
                 }
             }
             "hint" => {

@@ -19,9 +19,8 @@ pub struct Args {
     /// The engine's search depth in plies.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: u32,
-    /// Evaluation: trained (built in), hand, or a weights file.
-    #[arg(long, default_value = "trained")]
-    eval: String,
+    #[command(flatten)]
+    eval: cli::EvalArgs,
     /// Moves played before the game starts (e.g. f5d6).
     #[arg(long, default_value = "")]
     moves: String,
@@ -38,7 +37,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         Side::Black => Color::Black,
         Side::White => Color::White,
     };
-    let mut midgame = Midgame::new(cli::load_eval(&args.eval)?, 128);
+    let mut midgame = Midgame::new(args.eval.load()?, 128);
     let never = AtomicBool::new(false);
     let mut game = Game::replay(Position::START, &args.moves)
         .map_err(|(offset, e)| Failure::Input(format!("--moves, offset {offset}: {e}")))?;
@@ -67,9 +66,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                 analysis.depth,
                 start.elapsed().as_secs_f64()
             )?;
-            game.positions
-                .push(here.play(mv).expect("the engine plays legal moves"));
-            game.moves.push(mv);
+            game.play(mv).expect("the engine plays legal moves");
             continue;
         }
         write!(out, "your move ({}): ", here.board.legal_moves())?;
@@ -101,17 +98,11 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                 }
                 writeln!(out)?;
             }
-            text => match text
-                .parse::<Move>()
-                .map_err(|e| e.to_string())
-                .and_then(|mv| here.play(mv).map(|p| (mv, p)).map_err(|e| e.to_string()))
-            {
-                Ok((mv, next)) => {
-                    game.positions.push(next);
-                    game.moves.push(mv);
+            text => {
+                if let Err(e) = text.parse().and_then(|mv| game.play(mv)) {
+                    writeln!(out, "{e}")?;
                 }
-                Err(e) => writeln!(out, "{e}")?,
-            },
+            }
         }
     }
 }

@@ -15,9 +15,8 @@ pub struct Args {
     /// Search threads (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
-    /// Evaluation that orders moves: trained (built in), hand, or a weights file.
-    #[arg(long, default_value = "trained")]
-    eval: String,
+    #[command(flatten)]
+    eval: cli::EvalArgs,
     /// Win/draw/loss only (window -1..1): score is +1, 0 or -1.
     #[arg(long)]
     wld: bool,
@@ -42,7 +41,7 @@ struct Row {
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let positions = args.positions.read()?;
     let stop = cli::interrupt_flag();
-    let solver = Solver::new(args.hash_mb as usize).with_eval(cli::load_eval(&args.eval)?);
+    let solver = Solver::new(args.hash_mb as usize).with_eval(args.eval.load()?);
     let pool = cli::thread_pool(args.threads)?;
     let (alpha, beta) = if args.wld { (-1, 1) } else { (-65, 65) };
     let progress = cli::position_progress(positions.len());
