@@ -452,6 +452,15 @@ fn play_in_the_terminal_with_undo() {
     assert!(output.status.success());
     assert_eq!(text.matches("engine plays").count(), 2, "{text}");
     assert!(text.contains("is not a move"), "{text}");
+    // By the clock: a move however little time there is; a negative time is refused.
+    let (output, text) = engine_with_input(
+        &["play", "--seconds", "0.001", "--engine", "black"],
+        "quit\n",
+    );
+    assert!(output.status.success());
+    assert!(text.contains("engine plays"), "{text}");
+    let (output, _) = engine_with_input(&["play", "--seconds=-1"], "");
+    assert_eq!(output.status.code(), Some(2));
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use engine::cli::{self, Failure};
 use engine::display::Diagram;
@@ -16,9 +16,13 @@ pub struct Args {
     /// The engine's colour.
     #[arg(long, value_enum, default_value_t = Side::White)]
     engine: Side,
-    /// The engine's search depth in plies.
+    /// The engine's search depth in plies (the most, with --seconds).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: u32,
+    /// Seconds per engine move: the deepest iteration finished by then is played (an exact
+    /// solve near the end of the game is not cut short).
+    #[arg(long)]
+    seconds: Option<f64>,
     #[command(flatten)]
     eval: cli::EvalArgs,
     /// Moves played before the game starts (e.g. f5d6).
@@ -37,6 +41,9 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         Side::Black => Color::Black,
         Side::White => Color::White,
     };
+    if args.seconds.is_some_and(|s| !(0.0..=86_400.0).contains(&s)) {
+        return Err(Failure::Input("--seconds must lie in 0..=86400".into()));
+    }
     let mut midgame = Midgame::new(args.eval.load()?, 128);
     let never = AtomicBool::new(false);
     let mut game = Game::replay(Position::START, &args.moves)
@@ -57,7 +64,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         }
         if here.side == engine_color || here.board.must_pass() {
             let start = Instant::now();
-            let analysis = midgame.iterate(&here.board, args.depth, None, &never);
+            let deadline = args.seconds.map(|s| start + Duration::from_secs_f64(s));
+            let analysis = midgame.iterate(&here.board, args.depth, deadline, &never);
             let mv = analysis.best_move.unwrap_or(Move::Pass);
             writeln!(
                 out,
