@@ -168,7 +168,7 @@ impl Prover {
     /// Uses `eval` (for the initial numbers and the leaf searches' ordering) instead of
     /// the trained evaluation.
     pub fn with_eval(mut self, eval: Arc<dyn Evaluation>) -> Prover {
-        self.solver = Solver::new(self.options.leaf_table_mb).with_eval(eval.clone());
+        self.solver = self.solver.with_eval(eval.clone());
         self.eval = eval;
         self
     }

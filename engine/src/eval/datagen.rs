@@ -134,12 +134,16 @@ impl Labelled {
     }
 }
 
+/// `text` up to its last newline: a last line without one is an interrupted write.
+pub fn complete_lines(text: &str) -> &str {
+    &text[..text.rfind('\n').map_or(0, |i| i + 1)]
+}
+
 /// Reads a data file: the rows, or "line N: problem". A last line without its newline
 /// (an interrupted write) is ignored.
 pub fn read(text: &str) -> Result<Vec<Labelled>, String> {
-    let complete = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
     let mut rows = Vec::new();
-    for (n, line) in complete.lines().enumerate() {
+    for (n, line) in complete_lines(text).lines().enumerate() {
         if n == 0 && line == HEADER {
             continue;
         }

@@ -90,12 +90,7 @@ impl PatternEval {
         }
     }
 
-    /// The weight of table `index` in `phase`, in discs.
-    pub fn weight(&self, phase: usize, index: usize) -> f32 {
-        self.tables[phase][index] as f32 / SCALE as f32
-    }
-
-    /// The estimate in discs, unrounded (for training reports).
+    /// The estimate in discs, at the stored precision (not rounded to hundredths).
     pub fn discs(&self, board: &Board) -> f32 {
         self.raw(board) as f32 / SCALE as f32
     }

@@ -48,7 +48,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let (mut dfpn_total, mut ab_total) = (0.0, 0.0);
     let mut disagreements = 0;
     let pool = cli::thread_pool(Some(1))?;
-    let eval = args.search.evaluation()?;
+    let eval = args.search.eval.load()?;
     // Build the stability tables before the clock runs.
     engine::search::stability::stable_discs(0, 0);
     for (index, obf) in &positions {

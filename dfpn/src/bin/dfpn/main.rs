@@ -67,11 +67,7 @@ pub struct SearchArgs {
 impl SearchArgs {
     /// A prover with these settings.
     pub fn prover(&self) -> Result<dfpn::Prover, cli::Failure> {
-        Ok(dfpn::Prover::new(self.options()?).with_eval(self.evaluation()?))
-    }
-
-    pub fn evaluation(&self) -> Result<std::sync::Arc<dyn engine::eval::Evaluation>, cli::Failure> {
-        self.eval.load()
+        Ok(dfpn::Prover::new(self.options()?).with_eval(self.eval.load()?))
     }
 
     pub fn options(&self) -> Result<Options, cli::Failure> {

@@ -74,7 +74,7 @@ fn open_output(path: &PathBuf) -> Result<(File, std::collections::HashSet<u64>),
         .truncate(false)
         .open(path)
         .map_err(|e| Failure::Input(format!("{name}: cannot write: {e}")))?;
-    let complete = text.rfind('\n').map_or(0, |i| i + 1);
+    let complete = datagen::complete_lines(&text).len();
     file.set_len(complete as u64)?;
     file.seek(SeekFrom::End(0))?;
     if complete == 0 {
