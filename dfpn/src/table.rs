@@ -61,7 +61,7 @@ impl Table {
         let fitting = ((megabytes.max(1) << 20) / bucket_bytes).max(1);
         let count = 1 << fitting.ilog2();
         Table {
-            buckets: vec![[Entry::default(); WAYS]; count],
+            buckets: engine::memory::huge_page_vec(count, || [Entry::default(); WAYS]),
             mask: count - 1,
             used: 0,
             peak: 0,

@@ -153,7 +153,7 @@ impl Board {
 }
 
 /// The squares adjacent (8 directions) to those in `b`.
-pub fn neighbours(b: u64) -> u64 {
+pub const fn neighbours(b: u64) -> u64 {
     const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
     const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     let row = b | (b << 1 & NOT_A) | (b >> 1 & NOT_H);

@@ -12,6 +12,7 @@ pub mod flip;
 pub mod game;
 pub mod ggf;
 pub mod input;
+pub mod memory;
 pub mod obf;
 pub mod perft;
 pub mod position;

@@ -3,7 +3,8 @@
 //!
 //! Stages by number of empties, as in Edax:
 //! - 1: `solve1` counts the flips of the last move without making it;
-//! - 2..=4: `solve_few` tries the empty squares directly, in parity order fixed at 4;
+//! - 2..=4: `solve4`, `solve3`, `solve2` try the empty squares directly, in parity order
+//!   fixed at 4;
 //! - 5..=`SHALLOW`: `nws_shallow`, move generation and parity ordering, no table;
 //! - above: `nws_table`, with the transposition table and fastest-first ordering.
 
@@ -13,7 +14,7 @@ use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
 use crate::bitboard::Bitboard;
-use crate::board::Board;
+use crate::board::{neighbours, Board};
 use crate::cpu::Isa;
 use crate::eval::Evaluation;
 use crate::flip::{flip, last_flip_count};
@@ -87,22 +88,15 @@ fn solve1(board: &Board, x: usize) -> i32 {
 }
 
 isa_versions! {
-    /// Null-window search with the `n` (1..=4) empty `squares` left, tried in that order
-    /// (parity order, fixed at 4 empties): is the score above `alpha`? Fail-soft.
-    fn solve_few(s: &mut Search, board: &Board, alpha: i32, squares: [u8; 4], n: usize) -> i32 {
-        if n == 1 {
-            return solve1(board, squares[0] as usize);
-        }
+    /// Null-window search with the two empty squares `x`: is the score above `alpha`?
+    /// Fail-soft, as the other `solve` functions.
+    fn solve2(s: &mut Search, board: &Board, alpha: i32, x: [usize; 2]) -> i32 {
         let mut best = -65;
-        for i in 0..n {
-            let x = squares[i] as usize;
-            let flipped = flip(x, board.player, board.opponent);
+        for (sq, last) in [(x[0], x[1]), (x[1], x[0])] {
+            let flipped = flip_near(sq, board.player, board.opponent);
             if flipped != 0 {
                 s.nodes += 1;
-                let child = Board::new(board.opponent ^ flipped, board.player ^ flipped ^ 1 << x);
-                let mut rest = squares;
-                rest.copy_within(i + 1.., i);
-                let score = -solve_few(s, &child, -alpha - 1, rest, n - 1);
+                let score = -solve1(&after(board, sq, flipped), last);
                 if score > best {
                     best = score;
                     if score > alpha {
@@ -112,12 +106,80 @@ isa_versions! {
             }
         }
         if best == -65 {
-            if squares[..n].iter().all(|&x| flip(x as usize, board.opponent, board.player) == 0) {
-                return board.final_score();
-            }
-            return -solve_few(s, &board.pass(), -alpha - 1, squares, n);
+            return match opponent_can_move(board, &x) {
+                true => -solve2(s, &board.pass(), -alpha - 1, x),
+                false => board.final_score(),
+            };
         }
         best
+    }
+
+    /// [`solve2`] with three empty squares, tried in the order given.
+    fn solve3(s: &mut Search, board: &Board, alpha: i32, x: [usize; 3]) -> i32 {
+        let mut best = -65;
+        for (sq, rest) in [(x[0], [x[1], x[2]]), (x[1], [x[0], x[2]]), (x[2], [x[0], x[1]])] {
+            let flipped = flip_near(sq, board.player, board.opponent);
+            if flipped != 0 {
+                s.nodes += 1;
+                let score = -solve2(s, &after(board, sq, flipped), -alpha - 1, rest);
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        return score;
+                    }
+                }
+            }
+        }
+        if best == -65 {
+            return match opponent_can_move(board, &x) {
+                true => -solve3(s, &board.pass(), -alpha - 1, x),
+                false => board.final_score(),
+            };
+        }
+        best
+    }
+
+    /// [`solve2`] with four empty squares, tried in the order given (parity order).
+    fn solve4(s: &mut Search, board: &Board, alpha: i32, x: [usize; 4]) -> i32 {
+        let mut best = -65;
+        let children = [
+            (x[0], [x[1], x[2], x[3]]),
+            (x[1], [x[0], x[2], x[3]]),
+            (x[2], [x[0], x[1], x[3]]),
+            (x[3], [x[0], x[1], x[2]]),
+        ];
+        for (sq, rest) in children {
+            let flipped = flip_near(sq, board.player, board.opponent);
+            if flipped != 0 {
+                s.nodes += 1;
+                let score = -solve3(s, &after(board, sq, flipped), -alpha - 1, rest);
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        return score;
+                    }
+                }
+            }
+        }
+        if best == -65 {
+            return match opponent_can_move(board, &x) {
+                true => -solve4(s, &board.pass(), -alpha - 1, x),
+                false => board.final_score(),
+            };
+        }
+        best
+    }
+
+    /// Null-window search with at most 4 empties, in parity order.
+    fn solve_few(s: &mut Search, board: &Board, alpha: i32, empties: u32) -> i32 {
+        let x = parity_order(board.empties());
+        match empties {
+            4 => solve4(s, board, alpha, x),
+            3 => solve3(s, board, alpha, [x[0], x[1], x[2]]),
+            2 => solve2(s, board, alpha, [x[0], x[1]]),
+            1 => solve1(board, x[0]),
+            _ => board.final_score(),
+        }
     }
 
     /// Null-window search with 5..=SHALLOW empties: legal moves, odd quadrants first.
@@ -126,7 +188,7 @@ isa_versions! {
             return bound;
         }
         if empties <= 4 {
-            return solve_few(s, board, alpha, parity_order(board.empties()), empties as usize);
+            return solve_few(s, board, alpha, empties);
         }
         let moves = board.moves();
         if moves == 0 {
@@ -188,6 +250,8 @@ isa_versions! {
             if let Some(score) = list.transposition_cutoff(s.tt, alpha) {
                 return score;
             }
+        } else if empties > SHALLOW + 1 {
+            list.prefetch(s.tt);
         }
         let mut best = -65;
         let mut best_move = NO_MOVE;
@@ -373,16 +437,52 @@ type Candidate = (i32, bool, Option<Square>);
 
 /// Up to four empty squares, those in odd quadrants first.
 #[inline(always)]
-fn parity_order(empties: u64) -> [u8; 4] {
+fn parity_order(empties: u64) -> [usize; 4] {
     let odd = odd_quadrants(empties);
-    let mut squares = [0u8; 4];
+    let mut squares = [0; 4];
     for (slot, sq) in squares
         .iter_mut()
         .zip(Bitboard(empties & odd).chain(Bitboard(empties & !odd)))
     {
-        *slot = sq.index() as u8;
+        *slot = sq.index();
     }
     squares
+}
+
+/// The squares touching each square: a move needs an opponent disc among them.
+static NEIGHBOURS: [u64; 64] = {
+    let mut table = [0; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = neighbours(1 << sq);
+        sq += 1;
+    }
+    table
+};
+
+/// The discs `p` flips by playing `sq` against `o` (0: illegal), without computing the
+/// flip when no disc of `o` touches `sq` (often so with few empties left).
+#[inline(always)]
+fn flip_near(sq: usize, p: u64, o: u64) -> u64 {
+    if NEIGHBOURS[sq] & o == 0 {
+        0
+    } else {
+        flip(sq, p, o)
+    }
+}
+
+/// The child after the side to move plays square `sq` flipping `flipped`.
+#[inline(always)]
+fn after(board: &Board, sq: usize, flipped: u64) -> Board {
+    Board::new(board.opponent ^ flipped, board.player ^ flipped ^ 1 << sq)
+}
+
+/// Whether the opponent of the side to move has a move among the empty `squares`.
+#[inline(always)]
+fn opponent_can_move(board: &Board, squares: &[usize]) -> bool {
+    squares
+        .iter()
+        .any(|&sq| flip_near(sq, board.opponent, board.player) != 0)
 }
 
 /// For a null window at `alpha` beyond the possible scores, the answer without a search

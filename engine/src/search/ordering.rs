@@ -116,6 +116,13 @@ impl MoveList {
         self.entries.is_empty()
     }
 
+    /// Asks the table for every child's bucket (see [`TranspositionTable::prefetch`]).
+    pub fn prefetch(&self, tt: &TranspositionTable) {
+        for (_, child, _) in &self.entries {
+            tt.prefetch(child);
+        }
+    }
+
     /// Enhanced transposition cut-off: a child whose stored upper bound is below `-alpha`
     /// proves the null window at `alpha` fails high without a search.
     pub fn transposition_cutoff(&self, tt: &TranspositionTable, alpha: i32) -> Option<i32> {

@@ -63,13 +63,19 @@ fn play_on_edge(mut p: u8, mut o: u8, x: u32) -> (u8, u8) {
     (p, o)
 }
 
-/// File a (or h after `>> 7`) as a byte, a1 in bit 0.
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+
+/// File a (or h after `>> 7`) as a byte, a1 in bit 0: the multiply gathers the eight
+/// bits into the top byte without carries.
 fn file_to_byte(x: u64) -> u8 {
-    (0..8).fold(0, |acc, r| acc | ((x >> (8 * r) & 1) as u8) << r)
+    ((x & FILE_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
 }
 
+/// A byte as file a: bit r of byte r is isolated, then moved to bit 0 of its byte by an
+/// add that sets bit 7 of exactly the non-zero bytes.
 fn byte_to_file(b: u8) -> u64 {
-    (0..8).fold(0, |acc, r| acc | ((b >> r & 1) as u64) << (8 * r))
+    let spread = (b as u64).wrapping_mul(0x0101_0101_0101_0101) & 0x8040_2010_0804_0201;
+    (spread.wrapping_add(0x7f7f_7f7f_7f7f_7f7f) >> 7) & FILE_A
 }
 
 /// The exactly stable discs of `p` on the four edges.
@@ -83,37 +89,48 @@ fn stable_edges(p: u64, o: u64) -> u64 {
     rank1 | rank8 | file_a | file_h
 }
 
-/// Lines of each direction (rank, file, a1-h8 diagonals, h1-a8 diagonals).
-static LINES: LazyLock<[Vec<u64>; 4]> = LazyLock::new(|| {
-    let ranks = (0..8).map(|r| 0xffu64 << (8 * r)).collect();
-    let files = (0..8).map(|f| 0x0101_0101_0101_0101u64 << f).collect();
-    let diagonal = |start_file: i32, start_rank: i32, df: i32| {
-        let (mut f, mut r, mut line) = (start_file, start_rank, 0u64);
-        while (0..8).contains(&f) && (0..8).contains(&r) {
-            line |= 1 << (r * 8 + f);
-            f += df;
-            r += 1;
+/// The squares from which `2^k` steps of (`file_step`, `rank_step`) leave the board, for
+/// k = 0, 1, 2.
+const fn leaving(file_step: i32, rank_step: i32) -> [u64; 3] {
+    let mut masks = [0u64; 3];
+    let mut k = 0;
+    while k < 3 {
+        let steps = 1 << k;
+        let mut sq = 0;
+        while sq < 64 {
+            let f = sq % 8 + file_step * steps;
+            let r = sq / 8 + rank_step * steps;
+            if f < 0 || f > 7 || r < 0 || r > 7 {
+                masks[k as usize] |= 1 << sq;
+            }
+            sq += 1;
         }
-        line
-    };
-    let d9 = (0..8)
-        .map(|f| diagonal(f, 0, 1))
-        .chain((1..8).map(|r| diagonal(0, r, 1)))
-        .collect();
-    let d7 = (0..8)
-        .map(|f| diagonal(f, 0, -1))
-        .chain((1..8).map(|r| diagonal(7, r, -1)))
-        .collect();
-    [ranks, files, d9, d7]
-});
+        k += 1;
+    }
+    masks
+}
 
-/// For each direction, the squares on lines of that direction that are full.
+/// Per direction (rank, file, a1-h8 diagonal, h1-a8 diagonal): the bit shift of one step
+/// and the squares leaving the board forwards and backwards.
+const DIRECTIONS: [(u32, [u64; 3], [u64; 3]); 4] = [
+    (1, leaving(1, 0), leaving(-1, 0)),
+    (8, leaving(0, 1), leaving(0, -1)),
+    (9, leaving(1, 1), leaving(-1, -1)),
+    (7, leaving(-1, 1), leaving(1, -1)),
+];
+
+/// For each direction, the squares on lines of that direction that are full. A square is
+/// kept while the run of occupied squares from it reaches the board's edge, doubling the
+/// run checked at each step (1, 2, 4 squares further), forwards and backwards.
 fn full_lines(occupied: u64) -> [u64; 4] {
-    LINES.each_ref().map(|lines| {
-        lines
-            .iter()
-            .filter(|&&line| occupied & line == line)
-            .fold(0, |acc, line| acc | line)
+    DIRECTIONS.map(|(shift, forward_out, backward_out)| {
+        let (mut forward, mut backward) = (occupied, occupied);
+        for k in 0..3 {
+            let step = shift << k;
+            forward &= forward >> step | forward_out[k];
+            backward &= backward << step | backward_out[k];
+        }
+        forward & backward
     })
 }
 
@@ -169,6 +186,36 @@ mod tests {
         }
         assert_eq!(stable_edges(1 << 56 | 1 << 63, 0), 1 << 56 | 1 << 63);
         assert_eq!(stable_edges(1 << 7 | 1 << 15, 0), 1 << 7 | 1 << 15);
+    }
+
+    /// `full_lines` against a square-by-square walk of every line.
+    #[test]
+    fn full_lines_by_walking() {
+        let mut rng = SmallRng::seed_from_u64(5);
+        for _ in 0..20_000 {
+            // Dense boards, so that full lines of every direction occur.
+            let occupied = rng.random::<u64>() | rng.random::<u64>() | rng.random::<u64>();
+            let full = full_lines(occupied);
+            for (d, (df, dr)) in [(1, 0), (0, 1), (1, 1), (-1, 1)].into_iter().enumerate() {
+                for sq in 0..64i32 {
+                    let on_full_line = [1, -1].iter().all(|&sign| {
+                        let (mut f, mut r) = (sq % 8, sq / 8);
+                        while (0..8).contains(&f) && (0..8).contains(&r) {
+                            if occupied >> (r * 8 + f) & 1 == 0 {
+                                return false;
+                            }
+                            (f, r) = (f + sign * df, r + sign * dr);
+                        }
+                        true
+                    });
+                    assert_eq!(
+                        full[d] >> sq & 1 == 1,
+                        on_full_line,
+                        "{occupied:#x} {d} {sq}"
+                    );
+                }
+            }
+        }
     }
 
     /// Stable discs never change colour in random continuations of random games.

@@ -78,12 +78,10 @@ impl TranspositionTable {
         let bytes = megabytes.max(1) << 20;
         let fitting = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let count = 1 << fitting.ilog2();
-        let buckets = (0..count)
-            .map(|_| Bucket {
-                sequence: AtomicU64::new(0),
-                entries: Default::default(),
-            })
-            .collect();
+        let buckets = crate::memory::huge_page_vec(count, || Bucket {
+            sequence: AtomicU64::new(0),
+            entries: Default::default(),
+        });
         TranspositionTable {
             buckets,
             mask: count - 1,
@@ -103,6 +101,18 @@ impl TranspositionTable {
 
     fn bucket(&self, board: &Board) -> &Bucket {
         &self.buckets[board.hash() as usize & self.mask]
+    }
+
+    /// Starts loading the bucket of `board` into the cache: a probe is mostly a wait for
+    /// memory, so a node asks for its children's buckets before searching the first.
+    #[inline(always)]
+    pub fn prefetch(&self, board: &Board) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is only a hint; it never faults, whatever the address.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(self.bucket(board) as *const Bucket as *const i8);
+        }
     }
 
     /// The bounds stored for `board`, if any.
