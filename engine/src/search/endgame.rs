@@ -19,6 +19,7 @@ use crate::cpu::Isa;
 use crate::eval::Evaluation;
 use crate::flip::{flip, last_flip_count};
 use crate::search::ordering::{odd_quadrants, MoveList};
+use crate::search::probcut;
 use crate::search::stability;
 use crate::search::tt::{Bounds, TranspositionTable, NO_MOVE};
 use crate::{isa_dispatch, isa_versions, Square};
@@ -46,6 +47,9 @@ pub struct Search<'a> {
     /// Set from outside (Ctrl-C, another thread done) to abandon the search; results of an
     /// abandoned search are meaningless and must be discarded by the caller.
     pub stop: &'a AtomicBool,
+    /// `probcut::EXACT`, or a lower level at which nodes may be cut probably (the root's
+    /// selective iterations, for a first score and good moves).
+    pub selectivity: u8,
 }
 
 impl<'a> Search<'a> {
@@ -59,6 +63,7 @@ impl<'a> Search<'a> {
             eval,
             nodes: 0,
             stop,
+            selectivity: probcut::EXACT,
         }
     }
 
@@ -228,11 +233,13 @@ isa_versions! {
         let stored = s.tt.probe(board);
         let mut hash_move = NO_MOVE;
         if let Some(b) = stored {
-            if b.lower > alpha {
-                return b.lower;
-            }
-            if b.upper <= alpha {
-                return b.upper;
+            if b.selectivity >= s.selectivity {
+                if b.lower > alpha {
+                    return b.lower;
+                }
+                if b.upper <= alpha {
+                    return b.upper;
+                }
             }
             hash_move = b.best;
         }
@@ -244,10 +251,15 @@ isa_versions! {
             }
             return -nws_table(s, &passed, -alpha - 1, empties);
         }
+        if s.selectivity < probcut::EXACT && empties >= probcut::MIN_EMPTIES {
+            if let Some(bound) = probcut::cut(s.eval, board, alpha, empties, s.selectivity) {
+                return bound;
+            }
+        }
         let nodes_before = s.nodes;
         let mut list = MoveList::new(board, moves, hash_move, s.eval);
         if empties >= ETC_MIN {
-            if let Some(score) = list.transposition_cutoff(s.tt, alpha) {
+            if let Some(score) = list.transposition_cutoff(s.tt, alpha, s.selectivity) {
                 return score;
             }
         } else if empties > SHALLOW + 1 {
@@ -284,9 +296,9 @@ isa_versions! {
             return 0;
         }
         let bounds = if best > alpha {
-            Bounds { lower: best, upper: 64, best: best_move }
+            Bounds { lower: best, upper: 64, best: best_move, selectivity: s.selectivity }
         } else {
-            Bounds { lower: -64, upper: best, best: best_move }
+            Bounds { lower: -64, upper: best, best: best_move, selectivity: s.selectivity }
         };
         s.tt.store(board, empties, tighten(bounds, stored), s.nodes - nodes_before);
         best
@@ -349,11 +361,11 @@ isa_versions! {
         }
         let best_index = best_move.map_or(NO_MOVE, |sq| sq.index() as u8);
         let bounds = if best >= beta {
-            Bounds { lower: best, upper: 64, best: best_index }
+            Bounds { lower: best, upper: 64, best: best_index, selectivity: s.selectivity }
         } else if best > original_alpha {
-            Bounds { lower: best, upper: best, best: best_index }
+            Bounds { lower: best, upper: best, best: best_index, selectivity: s.selectivity }
         } else {
-            Bounds { lower: -64, upper: best, best: best_index }
+            Bounds { lower: -64, upper: best, best: best_index, selectivity: s.selectivity }
         };
         s.tt.store(board, empties, tighten(bounds, stored), s.nodes - nodes_before);
         (best, best_move)
@@ -365,11 +377,12 @@ isa_versions! {
     /// with a PV re-search when it does better. Returns the best score found among them
     /// (fail-soft) and its move.
     fn split(s: &mut Search, children: &[(Square, Board)], alpha: i32, beta: i32, empties: u32) -> (i32, Option<Square>) {
-        let (tt, eval, stop) = (s.tt, s.eval, s.stop);
+        let (tt, eval, stop, selectivity) = (s.tt, s.eval, s.stop, s.selectivity);
         let next = AtomicUsize::new(0);
         let shared_alpha = AtomicI32::new(alpha);
         let worker = |_| {
             let mut task = Search::new(tt, eval, stop);
+            task.selectivity = selectivity;
             // (score, whether it beat the alpha it was tested at, move): a bound equal to an
             // exact score must not win the tie, its move may be worse.
             let mut best = (-65, false, None);
@@ -403,11 +416,12 @@ isa_versions! {
     /// takes the next child until one beats `alpha` (the others then take no more).
     /// Returns the best score (fail-soft) and its move.
     fn split_null_window(s: &mut Search, children: &[(Square, Board)], alpha: i32, empties: u32) -> (i32, Option<Square>) {
-        let (tt, eval, stop) = (s.tt, s.eval, s.stop);
+        let (tt, eval, stop, selectivity) = (s.tt, s.eval, s.stop, s.selectivity);
         let next = AtomicUsize::new(0);
         let cut = AtomicBool::new(false);
         let worker = |_| {
             let mut task = Search::new(tt, eval, stop);
+            task.selectivity = selectivity;
             let mut best = (-65, None);
             loop {
                 let i = next.fetch_add(1, Relaxed);
@@ -509,14 +523,21 @@ fn stability_cutoff(board: &Board, alpha: i32, empties: u32) -> Option<i32> {
     (bound <= alpha).then_some(bound)
 }
 
-/// New bounds intersected with what the table already knew.
+/// New bounds combined with what the table already knew: intersected at the same
+/// selectivity, replaced by more exact ones, kept over less exact ones.
 fn tighten(new: Bounds, old: Option<Bounds>) -> Bounds {
     match old {
-        Some(old) if old.lower.max(new.lower) <= old.upper.min(new.upper) => Bounds {
-            lower: old.lower.max(new.lower),
-            upper: old.upper.min(new.upper),
-            best: new.best,
-        },
+        Some(old) if old.selectivity > new.selectivity => old,
+        Some(old)
+            if old.selectivity == new.selectivity
+                && old.lower.max(new.lower) <= old.upper.min(new.upper) =>
+        {
+            Bounds {
+                lower: old.lower.max(new.lower),
+                upper: old.upper.min(new.upper),
+                ..new
+            }
+        }
         _ => new,
     }
 }

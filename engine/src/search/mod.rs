@@ -5,6 +5,7 @@
 pub mod endgame;
 pub mod midgame;
 pub mod ordering;
+pub mod probcut;
 pub mod root;
 pub mod stability;
 pub mod tt;

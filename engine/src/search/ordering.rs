@@ -123,12 +123,19 @@ impl MoveList {
         }
     }
 
-    /// Enhanced transposition cut-off: a child whose stored upper bound is below `-alpha`
-    /// proves the null window at `alpha` fails high without a search.
-    pub fn transposition_cutoff(&self, tt: &TranspositionTable, alpha: i32) -> Option<i32> {
+    /// Enhanced transposition cut-off: a child whose stored upper bound (searched at
+    /// `selectivity` or more exactly) is below `-alpha` proves the null window at `alpha`
+    /// fails high without a search.
+    pub fn transposition_cutoff(
+        &self,
+        tt: &TranspositionTable,
+        alpha: i32,
+        selectivity: u8,
+    ) -> Option<i32> {
         self.entries
             .iter()
             .filter_map(|(_, child, _)| tt.probe(child))
+            .filter(|bounds| bounds.selectivity >= selectivity)
             .map(|bounds| -bounds.upper)
             .find(|&score| score > alpha)
     }

@@ -18,6 +18,9 @@ pub struct Bounds {
     pub upper: i32,
     /// The best move found (square index), or `NO_MOVE`.
     pub best: u8,
+    /// The selectivity the bounds were searched at (`probcut::EXACT`: proved); only a
+    /// search at this level or below may use them, any search may use the move.
+    pub selectivity: u8,
 }
 
 pub const NO_MOVE: u8 = 64;
@@ -31,7 +34,7 @@ struct Bucket {
 }
 
 /// Packed data word: lower+64 (8 bits), upper+64 (8), best move (8), empties (8),
-/// generation (8), log2 of nodes spent (8).
+/// generation (8), log2 of nodes spent (8), selectivity (8).
 #[derive(Clone, Copy)]
 struct Data(u64);
 
@@ -44,6 +47,7 @@ impl Data {
                 | (empties as u64) << 24
                 | (generation as u64) << 32
                 | (cost as u64) << 40
+                | (bounds.selectivity as u64) << 48
                 | 1 << 63,
         )
     }
@@ -52,6 +56,7 @@ impl Data {
             lower: (self.0 & 0xff) as i32 - 64,
             upper: (self.0 >> 8 & 0xff) as i32 - 64,
             best: (self.0 >> 16 & 0xff) as u8,
+            selectivity: (self.0 >> 48 & 0xff) as u8,
         }
     }
     fn generation(self) -> u8 {
@@ -200,6 +205,7 @@ mod tests {
             lower: -64,
             upper: 12,
             best: 37,
+            selectivity: 5,
         };
         tt.store(&b, 60, bounds, 1000);
         assert_eq!(tt.probe(&b), Some(bounds));
@@ -208,6 +214,7 @@ mod tests {
             lower: 12,
             upper: 12,
             best: 19,
+            selectivity: 2,
         };
         tt.store(&b, 60, tighter, 10);
         assert_eq!(tt.probe(&b), Some(tighter));
@@ -227,6 +234,7 @@ mod tests {
             lower: 0,
             upper: 0,
             best: NO_MOVE,
+            selectivity: 5,
         };
         tt.store(&boards[0], 20, bounds, 1 << 20);
         tt.store(&boards[1], 10, bounds, 1 << 5);

@@ -7,6 +7,7 @@ mod match_;
 mod nboard;
 mod perft;
 mod play;
+mod probcut;
 mod show;
 mod solve;
 mod train;
@@ -48,6 +49,8 @@ enum Command {
     Datagen(datagen::Args),
     /// Fit the pattern evaluation's weights to data from `datagen`.
     Train(train::Args),
+    /// Measure how well shallow searches predict exact scores (the ProbCut error model).
+    Probcut(probcut::Args),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
         Command::Nboard(args) => nboard::run(&args, &mut out),
         Command::Datagen(args) => datagen::run(&args, &mut out),
         Command::Train(args) => train::run(&args, &mut out),
+        Command::Probcut(args) => probcut::run(&args, &mut out),
     };
     cli::exit_code("engine", result)
 }

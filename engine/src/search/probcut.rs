@@ -1,0 +1,189 @@
+//! Probable cut-offs (Buro's ProbCut): a shallow search predicts the score of a deep one;
+//! when the prediction lies beyond the window by `t` standard deviations of its error, the
+//! node is cut without the deep search. The error model is measured on our own data
+//! (`engine probcut`): for positions with exact labels, the shallow value at each depth
+//! against the exact score.
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::board::Board;
+use crate::eval::datagen::{Label, Labelled};
+use crate::eval::fit::held_out;
+use crate::eval::Evaluation;
+use crate::search::ordering::shallow_value;
+
+/// How well a `depth`-ply search with the evaluation predicts the exact score of positions
+/// with `empties` empties (discs).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PredictionError {
+    pub empties: u32,
+    pub depth: u32,
+    pub positions: usize,
+    /// Mean of exact score minus prediction.
+    pub bias: f64,
+    /// Standard deviation of exact score minus prediction.
+    pub sigma: f64,
+}
+
+/// The prediction error at each of `depths` for every number of empties among the
+/// exactly labelled `rows` held out of training (one in `holdout`, as `engine train`
+/// splits them).
+pub fn measure(
+    rows: &[Labelled],
+    eval: &dyn Evaluation,
+    depths: &[u32],
+    holdout: u64,
+) -> Vec<PredictionError> {
+    let exact: Vec<&Labelled> = rows
+        .iter()
+        .filter(|r| r.label == Label::Exact && held_out(&r.board, holdout))
+        .collect();
+    let mut errors = Vec::new();
+    for empties in 0..=60 {
+        let here: Vec<&&Labelled> = exact
+            .iter()
+            .filter(|r| r.board.empty_count() == empties)
+            .collect();
+        if here.len() < 2 {
+            continue;
+        }
+        for &depth in depths {
+            let residuals: Vec<f64> = here
+                .par_iter()
+                .map(|r| {
+                    let predicted = shallow_value(eval, &r.board, depth, -30_000, 30_000);
+                    (r.score - predicted) as f64 / 100.0
+                })
+                .collect();
+            let n = residuals.len() as f64;
+            let bias = residuals.iter().sum::<f64>() / n;
+            let variance = residuals.iter().map(|e| (e - bias).powi(2)).sum::<f64>() / (n - 1.0);
+            errors.push(PredictionError {
+                empties,
+                depth,
+                positions: residuals.len(),
+                bias,
+                sigma: variance.sqrt(),
+            });
+        }
+    }
+    errors
+}
+
+/// Selectivity levels of the endgame search: level `i` cuts where the prediction lies
+/// `CONFIDENCE[i]` standard deviations beyond the window (as Edax's levels: about 73%,
+/// 87%, 95%, 98% and 99% confidence).
+pub const CONFIDENCE: [f64; 5] = [1.1, 1.5, 2.0, 2.6, 3.3];
+
+/// The level of an exact search: nothing is cut probably.
+pub const EXACT: u8 = CONFIDENCE.len() as u8;
+
+/// Empties from which a node may be cut probably (below, the subtree is cheaper than the
+/// prediction is worth).
+pub const MIN_EMPTIES: u32 = 10;
+
+/// The predicting search's depth at a node with `empties` empties.
+fn prediction_depth(empties: u32) -> u32 {
+    if empties < 16 {
+        2
+    } else {
+        4
+    }
+}
+
+/// (bias, sigma) in discs of the depth-2 and depth-4 predictions for 10 to 18 empties:
+/// `engine probcut` on rounds 3 and 4 of the training data (held-out exact positions,
+/// results/eval.md). Odd numbers of empties have a bias of about +2 discs (the
+/// evaluation sees the position after an even number of plies from an odd count).
+const ERRORS: [[(f64, f64); 2]; 9] = [
+    [(-0.01, 6.68), (-0.34, 5.39)],
+    [(2.00, 6.90), (1.72, 5.75)],
+    [(-0.34, 6.94), (-0.30, 5.64)],
+    [(1.96, 7.00), (1.94, 5.65)],
+    [(-0.13, 6.82), (-0.57, 5.78)],
+    [(2.15, 6.88), (1.85, 5.91)],
+    [(-0.54, 6.91), (-0.39, 5.96)],
+    [(1.87, 6.82), (1.95, 5.84)],
+    [(0.02, 6.73), (-0.62, 5.82)],
+];
+
+/// The prediction error at `empties` (>= MIN_EMPTIES) and `depth` (2 or 4); beyond the
+/// measured range, that of the last measured count of the same parity.
+fn error(empties: u32, depth: u32) -> (f64, f64) {
+    let last = MIN_EMPTIES + ERRORS.len() as u32 - 1;
+    let empties = if empties > last {
+        last - (empties - last) % 2
+    } else {
+        empties
+    };
+    ERRORS[(empties - MIN_EMPTIES) as usize][(depth == 4) as usize]
+}
+
+/// A probable cut of the null window at `alpha` (scores in discs) at selectivity `level`
+/// (< EXACT): `alpha + 1` when the score is probably above `alpha`, `alpha` when probably
+/// not, `None` when the prediction is not clear enough.
+pub fn cut(
+    eval: &dyn Evaluation,
+    board: &Board,
+    alpha: i32,
+    empties: u32,
+    level: u8,
+) -> Option<i32> {
+    let depth = prediction_depth(empties);
+    let (bias, sigma) = error(empties, depth);
+    let margin = CONFIDENCE[level as usize] * sigma;
+    // In hundredths of a disc, the raw shallow value needed for each cut.
+    let high = (((alpha + 1) as f64 + margin - bias) * 100.0).ceil() as i32;
+    let low = ((alpha as f64 - margin - bias) * 100.0).floor() as i32;
+    // The static evaluation says which cut is worth trying.
+    let guess = eval.evaluate(board) + (bias * 100.0) as i32;
+    if guess > alpha * 100 {
+        (high < 6400 && shallow_value(eval, board, depth, high - 1, high) >= high)
+            .then_some(alpha + 1)
+    } else {
+        (low > -6400 && shallow_value(eval, board, depth, low, low + 1) <= low).then_some(alpha)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::HandEval;
+    use crate::game::Game;
+    use rand::{rngs::SmallRng, SeedableRng};
+
+    /// Rows labelled with the evaluation's own value: the depth-0 prediction is exact.
+    #[test]
+    fn measure_finds_no_error_where_the_label_is_the_prediction() {
+        let mut rng = SmallRng::seed_from_u64(1);
+        let rows: Vec<Labelled> = (0..200)
+            .flat_map(|game| {
+                let positions = Game::random(&mut rng, 60).positions;
+                positions.into_iter().map(move |p| Labelled {
+                    game,
+                    board: p.board,
+                    score: HandEval.evaluate(&p.board),
+                    label: Label::Exact,
+                })
+            })
+            .collect();
+        let errors = measure(&rows, &HandEval, &[0, 1], 1);
+        assert!(errors.len() > 50);
+        for e in errors.iter().filter(|e| e.depth == 0) {
+            assert_eq!((e.bias, e.sigma), (0.0, 0.0), "{e:?}");
+        }
+        assert!(errors.iter().any(|e| e.depth == 1 && e.sigma > 1.0));
+    }
+
+    #[test]
+    fn cuts_only_where_the_prediction_is_clear() {
+        let eval = crate::eval::PatternEval::embedded();
+        let board = Board::START;
+        for level in 0..EXACT {
+            assert_eq!(cut(&*eval, &board, 40, 60, level), Some(40));
+            assert_eq!(cut(&*eval, &board, -40, 60, level), Some(-39));
+            assert_eq!(cut(&*eval, &board, 0, 60, level), None);
+        }
+    }
+}
