@@ -32,7 +32,8 @@ struct Row {
 }
 
 /// Each question answered twice, same run, fresh tables of the same memory: by df-pn and
-/// by the engine's null-window alpha-beta (one thread). The answers must agree.
+/// by the engine's null-window alpha-beta as `engine solve` runs it (from 20 empties a
+/// selective pass first), one thread. The answers must agree.
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let positions = args.positions.read()?;
     let options = args.search.options()?;
@@ -65,9 +66,10 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                 Solver::new(options.table_mb + options.leaf_table_mb).with_eval(eval.clone());
             let start = Instant::now();
             let t = dfpn::search::even_threshold(threshold);
-            let (bound, ab_nodes) = pool
-                .install(|| solver.null_window(&board, t - 1, &stop))
+            let solution = pool
+                .install(|| solver.solve(&board, t - 1, t, &stop))
                 .ok_or(Failure::Interrupted)?;
+            let (bound, ab_nodes) = (solution.score, solution.nodes);
             let ab_seconds = start.elapsed().as_secs_f64();
             disagreements += (proven != (bound >= t)) as usize;
             dfpn_total += dfpn_seconds;
