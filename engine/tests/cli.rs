@@ -492,4 +492,34 @@ fn match_plays_both_colours_of_each_opening() {
     let summary: serde_json::Value = serde_json::from_str(stdout(&mirror).trim()).unwrap();
     assert_eq!(summary["mean_discs"], 0.0);
     assert_eq!(summary["score"], 0.5);
+    assert_eq!(summary["first_nodes"], summary["second_nodes"]);
+}
+
+#[test]
+fn match_sides_differ_in_depth_and_selectivity() {
+    let output = engine(&[
+        "match",
+        "--first",
+        "hand",
+        "--second",
+        "hand",
+        "--openings",
+        "2",
+        "--first-depth",
+        "5",
+        "--second-depth",
+        "5",
+        "--second-selectivity",
+        "none",
+        "--json",
+    ]);
+    assert!(output.status.success());
+    let summary: serde_json::Value = serde_json::from_str(stdout(&output).trim()).unwrap();
+    assert_eq!(summary["first_selectivity"], 1);
+    assert_eq!(summary["second_selectivity"], serde_json::Value::Null);
+    let nodes = |key: &str| summary[key].as_u64().unwrap();
+    assert!(nodes("first_nodes") < nodes("second_nodes"), "{summary}");
+    let bad = engine(&["match", "--first-selectivity", "5"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("ProbCut level"));
 }

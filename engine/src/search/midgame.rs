@@ -15,10 +15,13 @@ use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::eval::Evaluation;
 use crate::position::Move;
-use crate::search::Solver;
+use crate::search::{probcut, Solver};
 use crate::square::Square;
 
 const INFINITY: i32 = 30_000;
+
+/// The default ProbCut level: 1.5 sigma, as Logistello played.
+pub const MIDGAME_SELECTIVITY: u8 = 1;
 const NO_MOVE: u8 = 64;
 
 /// What the table keeps of one searched board.
@@ -93,6 +96,9 @@ pub struct Midgame {
     /// Positions with at most this many empties are solved exactly when the depth
     /// reaches their end.
     pub exact_empties: u32,
+    /// ProbCut level (index into `probcut::CONFIDENCE`) for null-window nodes from
+    /// `probcut::MIDGAME_MIN_DEPTH` plies, or `None` for a full-width search.
+    pub selectivity: Option<u8>,
     nodes: u64,
     deadline: Option<Instant>,
     stopped: bool,
@@ -105,6 +111,7 @@ impl Midgame {
             table: Table::new((hash_mb / 2).max(1)),
             eval,
             exact_empties: 20,
+            selectivity: Some(MIDGAME_SELECTIVITY),
             nodes: 0,
             deadline: None,
             stopped: false,
@@ -341,6 +348,20 @@ impl Midgame {
                 }
             }
         }
+        if let Some(level) = self.selectivity {
+            if beta == alpha + 1 && depth >= probcut::MIDGAME_MIN_DEPTH {
+                let static_value = self.eval.evaluate(board);
+                let cut = probcut::midgame_cut(static_value, alpha, depth, level, |d, a| {
+                    self.pvs(board, d, a, a + 1, stop)
+                });
+                if let Some(bound) = cut {
+                    return bound;
+                }
+                if self.stopped {
+                    return 0;
+                }
+            }
+        }
         let mut list: ArrayVec<(Square, Board, i32), 64> = Bitboard(moves)
             .into_iter()
             .map(|sq| {
@@ -456,9 +477,10 @@ mod tests {
             {
                 let board = position.board;
                 let mut midgame = Midgame::new(eval.clone(), 8);
-                let expected = negamax(&*eval, &board, 3);
+                midgame.selectivity = None;
+                let expected = negamax(&*eval, &board, 5);
                 assert_eq!(
-                    midgame.search(&board, 3, -INFINITY, INFINITY, &stop),
+                    midgame.search(&board, 5, -INFINITY, INFINITY, &stop),
                     expected
                 );
             }
@@ -470,6 +492,39 @@ mod tests {
                 assert_eq!(analysis.score, exact * 100);
             }
         }
+    }
+
+    /// ProbCut prunes (fewer nodes than full width at depth 8) without changing much (the
+    /// same best move on most positions, scores within a few discs).
+    #[test]
+    fn probcut_searches_less_and_agrees_mostly() {
+        let eval = PatternEval::embedded();
+        let stop = AtomicBool::new(false);
+        let mut rng = SmallRng::seed_from_u64(7);
+        let (mut selective_nodes, mut full_nodes, mut same_move) = (0, 0, 0);
+        let positions = 12;
+        for _ in 0..positions {
+            let board = Game::random(&mut rng, 24).last().board;
+            let mut full = Midgame::new(eval.clone(), 8);
+            full.selectivity = None;
+            let mut selective = Midgame::new(eval.clone(), 8);
+            let a = full.iterate(&board, 8, None, &stop);
+            let b = selective.iterate(&board, 8, None, &stop);
+            full_nodes += a.nodes;
+            selective_nodes += b.nodes;
+            same_move += (a.best_move == b.best_move) as u32;
+            assert!(
+                (a.score - b.score).abs() <= 1000,
+                "{board:?}: {} {}",
+                a.score,
+                b.score
+            );
+        }
+        assert!(
+            selective_nodes * 2 < full_nodes,
+            "{selective_nodes} {full_nodes}"
+        );
+        assert!(same_move * 2 > positions, "{same_move} of {positions}");
     }
 
     #[test]

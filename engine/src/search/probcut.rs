@@ -4,6 +4,9 @@
 //! (`engine probcut`): for positions with exact labels, the shallow value at each depth
 //! against the exact score.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -11,6 +14,7 @@ use crate::board::Board;
 use crate::eval::datagen::{Label, Labelled};
 use crate::eval::fit::held_out;
 use crate::eval::Evaluation;
+use crate::search::midgame::Midgame;
 use crate::search::ordering::shallow_value;
 
 /// How well a `depth`-ply search with the evaluation predicts the exact score of positions
@@ -143,6 +147,108 @@ pub fn cut(
             .then_some(alpha + 1)
     } else {
         (low > -6400 && shallow_value(eval, board, depth, low, low + 1) <= low).then_some(alpha)
+    }
+}
+
+/// How well a `shallow`-ply midgame search predicts a `depth`-ply one (discs).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DepthPredictionError {
+    pub depth: u32,
+    pub shallow: u32,
+    pub positions: usize,
+    /// Mean of the deep value minus the shallow one.
+    pub bias: f64,
+    pub sigma: f64,
+}
+
+/// The midgame prediction error for each of `depths` over `boards`: full-width searches at
+/// the depth and at its [`midgame_prediction_depth`] (the evaluation alone decides, no
+/// exact solving).
+pub fn measure_midgame(
+    boards: &[Board],
+    eval: &Arc<dyn Evaluation>,
+    depths: &[u32],
+) -> Vec<DepthPredictionError> {
+    let stop = AtomicBool::new(false);
+    depths
+        .iter()
+        .map(|&depth| {
+            let shallow = midgame_prediction_depth(depth);
+            let residuals: Vec<f64> = boards
+                .par_iter()
+                .map(|board| {
+                    // A fresh table: a deeper entry of another search would answer for
+                    // the shallow one.
+                    let mut midgame = Midgame::new(eval.clone(), 4);
+                    midgame.selectivity = None;
+                    midgame.exact_empties = 0;
+                    let predicted = midgame.search(board, shallow, -30_000, 30_000, &stop);
+                    let deep = midgame.search(board, depth, -30_000, 30_000, &stop);
+                    (deep - predicted) as f64 / 100.0
+                })
+                .collect();
+            let n = residuals.len() as f64;
+            let bias = residuals.iter().sum::<f64>() / n;
+            let variance = residuals.iter().map(|e| (e - bias).powi(2)).sum::<f64>() / (n - 1.0);
+            DepthPredictionError {
+                depth,
+                shallow,
+                positions: residuals.len(),
+                bias,
+                sigma: variance.sqrt(),
+            }
+        })
+        .collect()
+}
+
+/// The depth of the search that predicts a `depth`-ply midgame search (as Edax: about
+/// half, odd when `depth` is odd, since the evaluation's bias follows the side to move).
+pub fn midgame_prediction_depth(depth: u32) -> u32 {
+    2 * (depth / 4) + (depth & 1)
+}
+
+/// Midgame searches from this depth may be cut probably.
+pub const MIDGAME_MIN_DEPTH: u32 = 4;
+
+/// (bias, sigma) in discs of the midgame prediction for depths 4 to 9: `engine probcut
+/// --midgame 2000` on rounds 3-4 of the training data (results/eval.md); deeper, that of the
+/// last measured depth of the same parity.
+#[allow(clippy::approx_constant)] // 3.14 is a measured sigma, not pi
+const MIDGAME_ERRORS: [(f64, f64); 6] = [
+    (0.56, 3.14),
+    (-0.18, 2.87),
+    (0.99, 3.96),
+    (-0.45, 3.50),
+    (0.92, 3.15),
+    (-0.45, 3.04),
+];
+
+/// A probable cut of the midgame null window at `alpha` (hundredths of a disc) for a
+/// `depth`-ply search at selectivity `level`: the bound to return when the prediction,
+/// searched by `predict(depth, alpha)` (a null-window search, fail-soft), is clear.
+pub fn midgame_cut(
+    static_value: i32,
+    alpha: i32,
+    depth: u32,
+    level: u8,
+    mut predict: impl FnMut(u32, i32) -> i32,
+) -> Option<i32> {
+    let last = MIDGAME_MIN_DEPTH + MIDGAME_ERRORS.len() as u32 - 1;
+    let measured = if depth > last {
+        last - (depth - last) % 2
+    } else {
+        depth
+    };
+    let (bias, sigma) = MIDGAME_ERRORS[(measured - MIDGAME_MIN_DEPTH) as usize];
+    let margin = (CONFIDENCE[level as usize] * sigma * 100.0) as i32;
+    let bias = (bias * 100.0) as i32;
+    let shallow = midgame_prediction_depth(depth);
+    if static_value + bias > alpha {
+        let high = alpha + 1 + margin - bias;
+        (high < 30_000 && predict(shallow, high - 1) >= high).then_some(alpha + 1)
+    } else {
+        let low = alpha - margin - bias;
+        (low > -30_000 && predict(shallow, low) <= low).then_some(alpha)
     }
 }
 

@@ -1,5 +1,5 @@
-//! A match between two evaluations at equal search depth: each opening (random moves
-//! from the start, seeded) is played twice, the colours swapped.
+//! A match between two players (evaluation, depth, ProbCut selectivity): each opening
+//! (random moves from the start, seeded) is played twice, the colours swapped.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -8,7 +8,7 @@ use std::sync::Arc;
 use rand::{rngs::StdRng, SeedableRng};
 use rayon::prelude::*;
 
-use engine::cli::{self, Failure};
+use engine::cli::{self, Failure, Selectivity};
 use engine::eval::Evaluation;
 use engine::game::Game;
 use engine::position::{Color, Move};
@@ -31,6 +31,18 @@ pub struct Args {
     /// Search depth of both players.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=30))]
     depth: u32,
+    /// The first player's depth, if not --depth.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30))]
+    first_depth: Option<u32>,
+    /// The second player's depth, if not --depth.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30))]
+    second_depth: Option<u32>,
+    /// The first player's ProbCut level (0-4: 1.1 to 3.3 sigma) or "none" (full width).
+    #[arg(long, default_value = "1", value_parser = cli::parse_selectivity)]
+    first_selectivity: Selectivity,
+    /// The second player's ProbCut level or "none".
+    #[arg(long, default_value = "1", value_parser = cli::parse_selectivity)]
+    second_selectivity: Selectivity,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -44,7 +56,10 @@ pub struct Args {
 struct Summary {
     first: String,
     second: String,
-    depth: u32,
+    first_depth: u32,
+    second_depth: u32,
+    first_selectivity: Selectivity,
+    second_selectivity: Selectivity,
     games: usize,
     wins: usize,
     draws: usize,
@@ -53,38 +68,63 @@ struct Summary {
     score: f64,
     /// Mean final disc difference for the first player.
     mean_discs: f64,
+    /// Nodes searched by each player over all games.
+    first_nodes: u64,
+    second_nodes: u64,
 }
 
-/// Plays `opening` on with `black` and `white`; the final disc difference for black.
-fn play(
-    opening: &Game,
-    black: &Arc<dyn Evaluation>,
-    white: &Arc<dyn Evaluation>,
+/// One side of the match.
+struct Player {
+    eval: Arc<dyn Evaluation>,
     depth: u32,
-    stop: &AtomicBool,
-) -> Option<i32> {
-    let mut players = [
-        Midgame::new(black.clone(), 16),
-        Midgame::new(white.clone(), 16),
-    ];
+    selectivity: Selectivity,
+}
+
+/// One game's final disc difference for black and the nodes each colour searched.
+struct Outcome {
+    discs: i32,
+    nodes: [u64; 2],
+}
+
+/// Plays `opening` on with `black` and `white`.
+fn play(opening: &Game, black: &Player, white: &Player, stop: &AtomicBool) -> Option<Outcome> {
+    let players = [black, white];
+    let mut searchers = players.map(|p| {
+        let mut midgame = Midgame::new(p.eval.clone(), 16);
+        midgame.selectivity = p.selectivity;
+        midgame
+    });
+    let mut nodes = [0; 2];
     let mut position = *opening.last();
     while !position.board.is_game_over() {
-        let player = &mut players[(position.side == Color::White) as usize];
-        let analysis = player.iterate(&position.board, depth, None, stop);
+        let side = (position.side == Color::White) as usize;
+        let analysis = searchers[side].iterate(&position.board, players[side].depth, None, stop);
         if stop.load(Relaxed) {
             return None;
         }
+        nodes[side] += analysis.nodes;
         position = position
             .play(analysis.best_move.unwrap_or(Move::Pass))
             .expect("the search plays legal moves");
     }
     let (b, w) = position.discs();
-    Some(b.count_ones() as i32 - w.count_ones() as i32)
+    Some(Outcome {
+        discs: b.count_ones() as i32 - w.count_ones() as i32,
+        nodes,
+    })
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
-    let first = cli::load_eval(&args.first)?;
-    let second = cli::load_eval(&args.second)?;
+    let first = Player {
+        eval: cli::load_eval(&args.first)?,
+        depth: args.first_depth.unwrap_or(args.depth),
+        selectivity: args.first_selectivity,
+    };
+    let second = Player {
+        eval: cli::load_eval(&args.second)?,
+        depth: args.second_depth.unwrap_or(args.depth),
+        selectivity: args.second_selectivity,
+    };
     let stop = cli::interrupt_flag();
     let mut rng = StdRng::seed_from_u64(args.seed);
     let openings: Vec<Game> = (0..args.openings)
@@ -92,16 +132,17 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         .collect();
     let pool = cli::thread_pool(args.threads)?;
     let progress = cli::progress_bar(2 * openings.len() as u64, "games");
-    // Per game: the first player's disc difference.
-    let results: Vec<Option<i32>> = pool.install(|| {
+    // Per game, for the first player: disc difference, its nodes, the second's nodes.
+    let results: Vec<Option<(i32, u64, u64)>> = pool.install(|| {
         openings
             .par_iter()
             .flat_map(|opening| [(opening, true), (opening, false)])
             .map(|(opening, first_is_black)| {
                 let result = if first_is_black {
-                    play(opening, &first, &second, args.depth, &stop)
+                    play(opening, &first, &second, &stop).map(|o| (o.discs, o.nodes[0], o.nodes[1]))
                 } else {
-                    play(opening, &second, &first, args.depth, &stop).map(|d| -d)
+                    play(opening, &second, &first, &stop)
+                        .map(|o| (-o.discs, o.nodes[1], o.nodes[0]))
                 };
                 progress.inc(1);
                 result
@@ -112,36 +153,49 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     if stop.load(Relaxed) {
         return Err(Failure::Interrupted);
     }
-    let discs: Vec<i32> = results.into_iter().flatten().collect();
+    let results: Vec<(i32, u64, u64)> = results.into_iter().flatten().collect();
+    let discs: Vec<i32> = results.iter().map(|r| r.0).collect();
     let games = discs.len();
     let wins = discs.iter().filter(|&&d| d > 0).count();
     let draws = discs.iter().filter(|&&d| d == 0).count();
     let summary = Summary {
         first: args.first.clone(),
         second: args.second.clone(),
-        depth: args.depth,
+        first_depth: first.depth,
+        second_depth: second.depth,
+        first_selectivity: first.selectivity,
+        second_selectivity: second.selectivity,
         games,
         wins,
         draws,
         losses: games - wins - draws,
         score: (wins as f64 + draws as f64 / 2.0) / games as f64,
         mean_discs: discs.iter().sum::<i32>() as f64 / games as f64,
+        first_nodes: results.iter().map(|r| r.1).sum(),
+        second_nodes: results.iter().map(|r| r.2).sum(),
     };
     if args.json {
         cli::write_json(out, &summary)
     } else {
+        let player = |name: &str, depth: u32, selectivity: Selectivity| {
+            format!(
+                "{name} (depth {depth}, {})",
+                cli::selectivity_name(selectivity)
+            )
+        };
         writeln!(
             out,
-            "{} against {} at depth {}: {} games, +{} ={} -{}, score {:.1}%, mean {:+.2} discs",
-            summary.first,
-            summary.second,
-            summary.depth,
+            "{} against {}: {} games, +{} ={} -{}, score {:.1}%, mean {:+.2} discs; nodes {} against {}",
+            player(&summary.first, summary.first_depth, summary.first_selectivity),
+            player(&summary.second, summary.second_depth, summary.second_selectivity),
             summary.games,
             summary.wins,
             summary.draws,
             summary.losses,
             100.0 * summary.score,
-            summary.mean_discs
+            summary.mean_discs,
+            summary.first_nodes,
+            summary.second_nodes,
         )?;
         Ok(())
     }

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use engine::cli::{self, EvalArgs, Failure};
 use engine::eval::datagen;
 use engine::search::probcut;
+use engine::Board;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -18,7 +19,14 @@ pub struct Args {
     /// Use the one position in N held out of training (as `engine train --holdout`).
     #[arg(long, default_value_t = 10)]
     holdout: u64,
-    /// One JSON object per (empties, depth).
+    /// Also measure the midgame model on this many positions with 20 to 52 empties (spread
+    /// evenly over the files' rows): each depth of --midgame-depths against its shallow
+    /// prediction depth.
+    #[arg(long, default_value_t = 0)]
+    midgame: usize,
+    #[arg(long, value_delimiter = ',', default_value = "4,5,6,7,8,9")]
+    midgame_depths: Vec<u32>,
+    /// One JSON object per (empties, depth), then per midgame depth.
     #[arg(long)]
     json: bool,
 }
@@ -38,8 +46,26 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             "no exactly labelled held-out positions".into(),
         ));
     }
+    let midgame_rows: Vec<Board> = rows
+        .iter()
+        .map(|r| r.board)
+        .filter(|b| (20..=52).contains(&b.empty_count()))
+        .collect();
+    let step = (midgame_rows.len() / args.midgame.max(1)).max(1);
+    let sample: Vec<Board> = midgame_rows
+        .into_iter()
+        .step_by(step)
+        .take(args.midgame)
+        .collect();
+    let midgame = match args.midgame {
+        0 => Vec::new(),
+        _ => probcut::measure_midgame(&sample, &eval, &args.midgame_depths),
+    };
     if args.json {
         for e in &errors {
+            cli::write_json(out, e)?;
+        }
+        for e in &midgame {
             cli::write_json(out, e)?;
         }
         return Ok(());
@@ -55,6 +81,20 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             "{:>7} {:>5} {:>9} {:>7.2} {:>7.2}",
             e.empties, e.depth, e.positions, e.bias, e.sigma
         )?;
+    }
+    if !midgame.is_empty() {
+        writeln!(
+            out,
+            "\n{:>5} {:>7} {:>9} {:>7} {:>7}",
+            "depth", "shallow", "positions", "bias", "sigma"
+        )?;
+        for e in &midgame {
+            writeln!(
+                out,
+                "{:>5} {:>7} {:>9} {:>7.2} {:>7.2}",
+                e.depth, e.shallow, e.positions, e.bias, e.sigma
+            )?;
+        }
     }
     Ok(())
 }
