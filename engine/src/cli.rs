@@ -281,6 +281,32 @@ pub fn load_eval(spec: &str) -> Result<Arc<dyn Evaluation>, Failure> {
     })
 }
 
+/// A ProbCut level of the midgame search (index into `probcut::CONFIDENCE`), or `None`
+/// for a full-width search.
+pub type Selectivity = Option<u8>;
+
+/// `--selectivity` values: a level 0 to 4 (1.1 to 3.3 sigma) or `none`.
+pub fn parse_selectivity(text: &str) -> Result<Selectivity, String> {
+    match text {
+        "none" => Ok(None),
+        _ => match text.parse::<u8>() {
+            Ok(level) if level < crate::search::probcut::EXACT => Ok(Some(level)),
+            _ => Err(format!("{text:?} is not a ProbCut level 0-4 or none")),
+        },
+    }
+}
+
+/// How a selectivity is shown: "probcut 1.5 sigma" or "full width".
+pub fn selectivity_name(selectivity: Selectivity) -> String {
+    match selectivity {
+        Some(level) => format!(
+            "probcut {} sigma",
+            crate::search::probcut::CONFIDENCE[level as usize]
+        ),
+        None => "full width".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,31 +331,5 @@ mod tests {
         assert_eq!(check_answers(&obf, 1, Some(h1), true), Some(true));
         assert_eq!(check_answers(&obf, -1, Some(g8), true), Some(false));
         assert_eq!(check_answers(&Obf::new(obf.position), 0, None, false), None);
-    }
-}
-
-/// A ProbCut level of the midgame search (index into `probcut::CONFIDENCE`), or `None`
-/// for a full-width search.
-pub type Selectivity = Option<u8>;
-
-/// `--selectivity` values: a level 0 to 4 (1.1 to 3.3 sigma) or `none`.
-pub fn parse_selectivity(text: &str) -> Result<Selectivity, String> {
-    match text {
-        "none" => Ok(None),
-        _ => match text.parse::<u8>() {
-            Ok(level) if level < crate::search::probcut::EXACT => Ok(Some(level)),
-            _ => Err(format!("{text:?} is not a ProbCut level 0-4 or none")),
-        },
-    }
-}
-
-/// How a selectivity is shown: "probcut 1.5 sigma" or "full width".
-pub fn selectivity_name(selectivity: Selectivity) -> String {
-    match selectivity {
-        Some(level) => format!(
-            "probcut {} sigma",
-            crate::search::probcut::CONFIDENCE[level as usize]
-        ),
-        None => "full width".into(),
     }
 }
