@@ -3,13 +3,51 @@
 //! squares `-` empty, `*` black, `O` white, side `*` or `O`; moves `B[..]`/`W[..]` with
 //! optional `/eval/time` after the move, `PA` a pass.
 
+use std::time::Duration;
+
 use crate::game::Game;
 use crate::position::{Color, Move, Position};
 
+/// The time each player has left, from a GGF game with a time limit (`TI`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Clock {
+    pub black: Duration,
+    pub white: Duration,
+}
+
+impl Clock {
+    pub fn left(&self, color: Color) -> Duration {
+        match color {
+            Color::Black => self.black,
+            Color::White => self.white,
+        }
+    }
+
+    /// Takes `seconds` (ignored unless finite and positive) from `color`'s clock.
+    pub fn spend(&mut self, color: Color, seconds: f64) {
+        if seconds.is_finite() && seconds > 0.0 {
+            let spent = Duration::from_secs_f64(seconds);
+            let left = match color {
+                Color::Black => &mut self.black,
+                Color::White => &mut self.white,
+            };
+            *left = left.saturating_sub(spent);
+        }
+    }
+}
+
 /// The game a GGF text describes: its start position and moves, replayed by the rules.
 pub fn parse(text: &str) -> Result<Game, String> {
+    parse_with_clock(text).map(|(game, _)| game)
+}
+
+/// [`parse`], and the clock when the game has a time limit: `TI[m:ss]` (also `h:mm:ss`
+/// or seconds) for each player, less the times of the player's moves (`B[F5//1.5]`).
+pub fn parse_with_clock(text: &str) -> Result<(Game, Option<Clock>), String> {
     let mut start: Option<Position> = None;
     let mut moves: Vec<(Color, Move)> = Vec::new();
+    let mut limit: Option<f64> = None;
+    let mut used = [0.0f64; 2];
     let mut rest = text;
     while let Some(open) = rest.find('[') {
         let name_start = rest[..open]
@@ -23,25 +61,41 @@ pub fn parse(text: &str) -> Result<Game, String> {
         let value = rest[open + 1..close].trim();
         match name {
             "BO" => start = Some(parse_board(value)?),
+            "TI" => limit = Some(parse_time(value)?),
             "B" | "W" => {
                 let color = if name == "B" {
                     Color::Black
                 } else {
                     Color::White
                 };
-                let text = value.split('/').next().unwrap_or("").trim();
+                let mut fields = value.split('/');
+                let text = fields.next().unwrap_or("").trim();
                 let mv = if text.eq_ignore_ascii_case("pass") {
                     Move::Pass
                 } else {
                     text.parse::<Move>()
                         .map_err(|_| format!("{name}[{value}]: not a move"))?
                 };
+                if let Some(time) = fields.nth(1).map(str::trim).filter(|t| !t.is_empty()) {
+                    used[(color == Color::White) as usize] += time
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|t| t.is_finite() && *t >= 0.0)
+                        .ok_or_else(|| format!("{name}[{value}]: time {time:?}"))?;
+                }
                 moves.push((color, mv));
             }
             _ => {}
         }
         rest = &rest[close + 1..];
     }
+    let clock = limit.map(|limit| {
+        let left = |used: f64| Duration::from_secs_f64((limit - used).max(0.0));
+        Clock {
+            black: left(used[0]),
+            white: left(used[1]),
+        }
+    });
     let start = start.ok_or("no board (BO[...])")?;
     let mut game = Game {
         positions: vec![start],
@@ -59,7 +113,24 @@ pub fn parse(text: &str) -> Result<Game, String> {
         game.play(mv)
             .map_err(|e| format!("move {} ({mv}): {e}", i + 1))?;
     }
-    Ok(game)
+    Ok((game, clock))
+}
+
+/// Seconds from `m:ss`, `h:mm:ss` or `s`; anything after a `/` (GGS increments) is
+/// ignored.
+fn parse_time(value: &str) -> Result<f64, String> {
+    let main = value.split('/').next().unwrap_or("").trim();
+    let mut seconds = 0.0;
+    for part in main.split(':') {
+        let n: f64 = part
+            .trim()
+            .parse()
+            .ok()
+            .filter(|n: &f64| n.is_finite() && *n >= 0.0)
+            .ok_or_else(|| format!("TI[{value}]: not a time"))?;
+        seconds = seconds * 60.0 + n;
+    }
+    Ok(seconds)
 }
 
 fn parse_board(value: &str) -> Result<Position, String> {
@@ -104,6 +175,21 @@ mod tests {
         assert_eq!(game.positions[0], Position::START);
         assert_eq!(game.moves, ["f5".parse().unwrap(), "d6".parse().unwrap()]);
         assert_eq!(game.last().side, Color::Black);
+    }
+
+    #[test]
+    fn clock_is_the_limit_less_each_players_moves() {
+        let text = format!("(;TI[5:00]{START}B[F5//1.5]W[d6/-0.5/2.25]B[c3//10];)");
+        let (game, clock) = parse_with_clock(&text).unwrap();
+        assert_eq!(game.moves.len(), 3);
+        let clock = clock.unwrap();
+        assert_eq!(clock.left(Color::Black), Duration::from_secs_f64(288.5));
+        assert_eq!(clock.left(Color::White), Duration::from_secs_f64(297.75));
+        assert_eq!(parse_time("1:02:03").unwrap(), 3723.0);
+        assert_eq!(parse_time("90//30").unwrap(), 90.0);
+        assert!(parse_time("5:xx").is_err());
+        assert_eq!(parse_with_clock(&format!("(;{START};)")).unwrap().1, None);
+        assert!(parse_with_clock(&format!("(;TI[1:00]{START}B[F5//-3];)")).is_err());
     }
 
     #[test]

@@ -443,6 +443,31 @@ fn nboard_session() {
     assert_eq!(lines.last(), Some(&"pong 2"));
 }
 
+/// With a time limit in the game, `go` at depth 20 (about 5 s here) answers within its
+/// share of the clock: 30 s less what black used, spread over black's remaining moves.
+#[test]
+fn nboard_go_keeps_to_the_clock() {
+    let start = "BO[8 ---------------------------O*------*O--------------------------- *]";
+    let script = format!(
+        "nboard 2\nset depth 20\nset game (;GM[Othello]TI[0:30]TY[8]{start}B[F5//2.5]W[D6//1];)\n\
+         move C3/0.5/3.0\nmove D3\ngo\nquit\n"
+    );
+    let started = std::time::Instant::now();
+    let (output, text) = engine_with_input(&["nboard"], &script);
+    assert!(output.status.success());
+    // Black: 30 - 2.5 - 3 = 24.5 s for 29 moves: under a second for this one.
+    assert!(started.elapsed().as_secs_f64() < 10.0, "{text}");
+    let answer = text
+        .lines()
+        .find(|l| l.starts_with("=== "))
+        .expect("an answer");
+    let after_d3 = engine::Game::replay(engine::Position::START, "f5d6c3d3").unwrap();
+    let mv: engine::Move = answer[4..6].to_lowercase().parse().unwrap();
+    assert!(after_d3.last().play(mv).is_ok(), "{answer}");
+    let seconds: f64 = answer.rsplit('/').next().unwrap().parse().unwrap();
+    assert!(seconds < 1.5, "{answer}");
+}
+
 #[test]
 fn play_in_the_terminal_with_undo() {
     let (output, text) = engine_with_input(

@@ -7,7 +7,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
 
@@ -15,7 +15,7 @@ use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::eval::Evaluation;
 use crate::position::Move;
-use crate::search::{probcut, Solver};
+use crate::search::{probcut, Solution, Solver};
 use crate::square::Square;
 
 const INFINITY: i32 = 30_000;
@@ -148,8 +148,9 @@ impl Midgame {
         let mut result = self.shallow_result(board);
         for depth in 1..=max_depth.max(1) {
             if depth >= empties && empties <= self.exact_empties {
-                // The end is in reach: the exact solver, with its checked principal variation.
-                if let Some(solution) = self.solver.solve(board, -65, 65, stop) {
+                // The end is in reach: the exact solver, with its checked principal variation
+                // (abandoned at the deadline: the last iteration's move is played then).
+                if let Some(solution) = self.solve_until(board, deadline, stop) {
                     self.nodes += solution.nodes;
                     result = Analysis {
                         depth: empties,
@@ -185,6 +186,37 @@ impl Midgame {
         }
         self.deadline = None;
         result
+    }
+
+    /// The exact solution of `board`, or `None` if `stop` is raised or `deadline` passes
+    /// first (a watcher thread raises the solver's own flag then).
+    fn solve_until(
+        &self,
+        board: &Board,
+        deadline: Option<Instant>,
+        stop: &AtomicBool,
+    ) -> Option<Solution> {
+        let Some(deadline) = deadline else {
+            return self.solver.solve(board, -65, 65, stop);
+        };
+        let (expired, done) = (AtomicBool::new(false), AtomicBool::new(false));
+        std::thread::scope(|scope| {
+            let watcher = scope.spawn(|| {
+                while !done.load(Relaxed) {
+                    let now = Instant::now();
+                    if now >= deadline || stop.load(Relaxed) {
+                        expired.store(true, Relaxed);
+                        break;
+                    }
+                    // Wakes early when the solve ends; polls Ctrl-C meanwhile.
+                    std::thread::park_timeout((deadline - now).min(Duration::from_millis(20)));
+                }
+            });
+            let solution = self.solver.solve(board, -65, 65, &expired);
+            done.store(true, Relaxed);
+            watcher.thread().unpark();
+            solution
+        })
     }
 
     /// One iteration at the root: the score and the move reaching it (`first` searched

@@ -1,16 +1,22 @@
 //! The NBoard protocol (version 2) on stdin/stdout, so that GUIs such as NBoard can use the
 //! engine: `nboard 2`, `set depth N`, `set game GGF`, `set contempt N`, `move M[/eval/time]`,
 //! `hint N`, `go`, `ping N`, `learn`, `analyze`, `quit`.
+//!
+//! Time: when the game has a time limit (`TI` in its GGF), each player's clock is that
+//! limit less the times of its moves (in the GGF and in `move` commands, which NBoard sends
+//! for both sides' moves); `go` then searches iteratively until its share of the clock
+//! is spent (at most `set depth` plies).
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use engine::cli::{self, Failure};
 use engine::game::Game;
 use engine::ggf;
 use engine::position::{Move, Position};
 use engine::search::midgame::Midgame;
+use engine::Board;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -22,6 +28,13 @@ pub struct Args {
     /// Transposition tables in MiB.
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(2..=65536))]
     hash_mb: u64,
+}
+
+/// The share of `left` for one move: the clock spread over the side's remaining moves,
+/// keeping a tenth in reserve.
+fn budget(left: Duration, board: &Board) -> Duration {
+    let moves_left = (board.empty_count() + 1) / 2;
+    left.mul_f64(0.9) / moves_left.max(1)
 }
 
 /// NBoard writes moves in capitals and a pass as PA.
@@ -42,6 +55,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         moves: Vec::new(),
     };
     let mut depth = 12;
+    let mut clock: Option<ggf::Clock> = None;
     for line in std::io::stdin().lock().lines() {
         let line = line?;
         let (command, rest) = line.trim().split_once(' ').unwrap_or((line.trim(), ""));
@@ -54,17 +68,25 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                         Ok(d) if (1..=60).contains(&d) => depth = d,
                         _ => writeln!(out, "status bad depth {value:?}")?,
                     },
-                    "game" => match ggf::parse(value) {
-                        Ok(g) => game = g,
+                    "game" => match ggf::parse_with_clock(value) {
+                        Ok((g, c)) => (game, clock) = (g, c),
                         Err(e) => writeln!(out, "status bad game: {e}")?,
                     },
                     _ => {} // contempt and others: nothing to change
                 }
             }
             "move" => {
-                let text = rest.split('/').next().unwrap_or("").trim();
-                if let Err(e) = text.parse().and_then(|mv| game.play(mv)) {
-                    writeln!(out, "status bad move {text:?}: {e}")?;
+                let mut fields = rest.split('/');
+                let text = fields.next().unwrap_or("").trim();
+                let mover = game.last().side;
+                match text.parse().and_then(|mv| game.play(mv)) {
+                    Ok(()) => {
+                        let seconds = fields.nth(1).and_then(|t| t.trim().parse::<f64>().ok());
+                        if let (Some(clock), Some(seconds)) = (&mut clock, seconds) {
+                            clock.spend(mover, seconds);
+                        }
+                    }
+                    Err(e) => writeln!(out, "status bad move {text:?}: {e}")?,
                 }
             }
             "hint" => {
@@ -91,7 +113,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                 let start = Instant::now();
                 writeln!(out, "status thinking")?;
                 out.flush()?;
-                let analysis = midgame.iterate(&board, depth, None, &never);
+                let deadline = clock.map(|c| start + budget(c.left(game.last().side), &board));
+                let analysis = midgame.iterate(&board, depth, deadline, &never);
                 let seconds = start.elapsed().as_secs_f64();
                 let mv = analysis.best_move.unwrap_or(Move::Pass);
                 writeln!(out, "nodestats {} {seconds:.3}", analysis.nodes)?;
