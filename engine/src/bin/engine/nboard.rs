@@ -33,7 +33,7 @@ pub struct Args {
 /// The share of `left` for one move: the clock spread over the side's remaining moves,
 /// keeping a tenth in reserve.
 fn budget(left: Duration, board: &Board) -> Duration {
-    let moves_left = (board.empty_count() + 1) / 2;
+    let moves_left = board.empty_count().div_ceil(2);
     left.mul_f64(0.9) / moves_left.max(1)
 }
 
