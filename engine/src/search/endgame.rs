@@ -38,15 +38,42 @@ pub const SPLIT_MIN: u32 = 12;
 /// the first has failed to cut.
 pub const SPLIT_NWS_MIN: u32 = 18;
 
+/// When to abandon a search: a flag raised from outside (Ctrl-C, a caller's deadline) or by
+/// a parallel split whose other moves made this one useless, and the flags of the splits
+/// (and the root) enclosing it.
+#[derive(Clone, Copy)]
+pub struct Stop<'a> {
+    flag: &'a AtomicBool,
+    parent: Option<&'a Stop<'a>>,
+}
+
+impl<'a> Stop<'a> {
+    pub fn new(flag: &'a AtomicBool) -> Stop<'a> {
+        Stop { flag, parent: None }
+    }
+
+    /// `flag`, or any flag that stops `self`.
+    fn within(flag: &'a AtomicBool, parent: &'a Stop<'a>) -> Stop<'a> {
+        Stop {
+            flag,
+            parent: Some(parent),
+        }
+    }
+
+    pub fn raised(&self) -> bool {
+        self.flag.load(Relaxed) || self.parent.is_some_and(|p| p.raised())
+    }
+}
+
 /// What one search (one thread) carries down the tree.
 pub struct Search<'a> {
     pub tt: &'a TranspositionTable,
     /// Orders moves; exact answers never depend on it.
     pub eval: &'a dyn Evaluation,
     pub nodes: u64,
-    /// Set from outside (Ctrl-C, another thread done) to abandon the search; results of an
-    /// abandoned search are meaningless and must be discarded by the caller.
-    pub stop: &'a AtomicBool,
+    /// When raised, the search is abandoned; results of an abandoned search are
+    /// meaningless and must be discarded by the caller.
+    pub stop: Stop<'a>,
     /// `probcut::EXACT`, or a lower level at which nodes may be cut probably (the root's
     /// selective iterations, for a first score and good moves).
     pub selectivity: u8,
@@ -62,13 +89,25 @@ impl<'a> Search<'a> {
             tt,
             eval,
             nodes: 0,
-            stop,
+            stop: Stop::new(stop),
             selectivity: probcut::EXACT,
         }
     }
 
+    /// A search for one thread of a split of `parent`'s, abandoned when `abandon` is
+    /// raised or `parent` is stopped.
+    fn helper<'b>(parent: &'b Search<'a>, abandon: &'b AtomicBool) -> Search<'b> {
+        Search {
+            tt: parent.tt,
+            eval: parent.eval,
+            nodes: 0,
+            stop: Stop::within(abandon, &parent.stop),
+            selectivity: parent.selectivity,
+        }
+    }
+
     pub fn stopped(&self) -> bool {
-        self.stop.load(Relaxed)
+        self.stop.raised()
     }
 }
 
@@ -377,19 +416,20 @@ isa_versions! {
     /// with a PV re-search when it does better. Returns the best score found among them
     /// (fail-soft) and its move.
     fn split(s: &mut Search, children: &[(Square, Board)], alpha: i32, beta: i32, empties: u32) -> (i32, Option<Square>) {
-        let (tt, eval, stop, selectivity) = (s.tt, s.eval, s.stop, s.selectivity);
         let next = AtomicUsize::new(0);
         let shared_alpha = AtomicI32::new(alpha);
+        // Raised at a fail high: the moves still being searched can no longer matter.
+        let abandon = AtomicBool::new(false);
+        let parent = &*s;
         let worker = |_| {
-            let mut task = Search::new(tt, eval, stop);
-            task.selectivity = selectivity;
+            let mut task = Search::helper(parent, &abandon);
             // (score, whether it beat the alpha it was tested at, move): a bound equal to an
             // exact score must not win the tie, its move may be worse.
             let mut best = (-65, false, None);
             loop {
                 let i = next.fetch_add(1, Relaxed);
                 let alpha = shared_alpha.load(Relaxed);
-                if i >= children.len() || alpha >= beta || task.stopped() {
+                if i >= children.len() || task.stopped() {
                     break;
                 }
                 let (sq, child) = children[i];
@@ -398,11 +438,17 @@ isa_versions! {
                 if score > alpha && score < beta {
                     score = -pvs(&mut task, &child, -beta, -score, empties - 1).0;
                 }
+                if task.stopped() {
+                    break; // abandoned midway: the score means nothing
+                }
                 let found = (score, score > alpha, Some(sq));
                 if (found.0, found.1) > (best.0, best.1) {
                     best = found;
                 }
                 shared_alpha.fetch_max(score, Relaxed);
+                if score >= beta {
+                    abandon.store(true, Relaxed);
+                }
             }
             (best, task.nodes)
         };
@@ -413,24 +459,26 @@ isa_versions! {
     }
 
     /// The null-window test at `alpha` of the `children`, shared among the threads: each
-    /// takes the next child until one beats `alpha` (the others then take no more).
+    /// takes the next child until one beats `alpha`; the others are then abandoned.
     /// Returns the best score (fail-soft) and its move.
     fn split_null_window(s: &mut Search, children: &[(Square, Board)], alpha: i32, empties: u32) -> (i32, Option<Square>) {
-        let (tt, eval, stop, selectivity) = (s.tt, s.eval, s.stop, s.selectivity);
         let next = AtomicUsize::new(0);
         let cut = AtomicBool::new(false);
+        let parent = &*s;
         let worker = |_| {
-            let mut task = Search::new(tt, eval, stop);
-            task.selectivity = selectivity;
+            let mut task = Search::helper(parent, &cut);
             let mut best = (-65, None);
             loop {
                 let i = next.fetch_add(1, Relaxed);
-                if i >= children.len() || cut.load(Relaxed) || task.stopped() {
+                if i >= children.len() || task.stopped() {
                     break;
                 }
                 let (sq, child) = children[i];
                 task.nodes += 1;
                 let score = -nws_table(&mut task, &child, -alpha - 1, empties - 1);
+                if task.stopped() {
+                    break; // abandoned midway: the score means nothing
+                }
                 if score > best.0 {
                     best = (score, Some(sq));
                 }
