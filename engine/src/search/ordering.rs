@@ -27,8 +27,11 @@ pub fn odd_quadrants(empties: u64) -> u64 {
         .fold(0, |acc, q| acc | q)
 }
 
-/// The deepest ordering search: one ply per 3 empties above 12 would grow without bound
+/// The deepest ordering search: one ply per 4 empties above 12 would grow without bound
 /// at the start of a game (positions far from the endgame can still be given to solve).
+/// One ply per 3 (the first choice) searched fewer nodes but spent more time evaluating:
+/// per 4 took fforum-20-39 from 4.66 to 4.45 s, FFO #34-#39/#40-#44/#49 from 16.2 to
+/// 14.7 s (1 thread), #55-#58 from 411 to 313 s (2 threads); per 5 was slower again.
 const MAX_SORT_DEPTH: u32 = 6;
 
 /// A `depth`-ply alpha-beta estimate with the evaluation (for ordering only).
@@ -80,7 +83,7 @@ impl MoveList {
         };
         let odd = odd_quadrants(board.empties());
         let empties = board.empty_count();
-        let sort_depth = (empties.saturating_sub(12) / 3).min(MAX_SORT_DEPTH);
+        let sort_depth = (empties.saturating_sub(12) / 4).min(MAX_SORT_DEPTH);
         for sq in Bitboard(moves) {
             let child = board.play_flips(sq, board.flips(sq));
             let score = if sq.index() as u8 == hash_move {
