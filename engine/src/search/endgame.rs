@@ -135,83 +135,37 @@ isa_versions! {
     /// Null-window search with the two empty squares `x`: is the score above `alpha`?
     /// Fail-soft, as the other `solve` functions.
     fn solve2(s: &mut Search, board: &Board, alpha: i32, x: [usize; 2]) -> i32 {
-        let mut best = -65;
-        for (sq, last) in [(x[0], x[1]), (x[1], x[0])] {
-            let flipped = flip_near(sq, board.player, board.opponent);
-            if flipped != 0 {
-                s.nodes += 1;
-                let score = -solve1(&after(board, sq, flipped), last);
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        return score;
-                    }
-                }
-            }
+        let children = [(x[0], x[1]), (x[1], x[0])];
+        match first_beating(s, board, alpha, &children, |_, child, _, last| solve1(child, last)) {
+            Some(best) => best,
+            None if opponent_can_move(board, &x) => -solve2(s, &board.pass(), -alpha - 1, x),
+            None => board.final_score(),
         }
-        if best == -65 {
-            return match opponent_can_move(board, &x) {
-                true => -solve2(s, &board.pass(), -alpha - 1, x),
-                false => board.final_score(),
-            };
-        }
-        best
     }
 
     /// [`solve2`] with three empty squares, tried in the order given.
     fn solve3(s: &mut Search, board: &Board, alpha: i32, x: [usize; 3]) -> i32 {
-        let mut best = -65;
-        for (sq, rest) in [(x[0], [x[1], x[2]]), (x[1], [x[0], x[2]]), (x[2], [x[0], x[1]])] {
-            let flipped = flip_near(sq, board.player, board.opponent);
-            if flipped != 0 {
-                s.nodes += 1;
-                let score = -solve2(s, &after(board, sq, flipped), -alpha - 1, rest);
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        return score;
-                    }
-                }
-            }
+        let children = [(x[0], [x[1], x[2]]), (x[1], [x[0], x[2]]), (x[2], [x[0], x[1]])];
+        match first_beating(s, board, alpha, &children, |s, b, a, x| solve2(s, b, a, x)) {
+            Some(best) => best,
+            None if opponent_can_move(board, &x) => -solve3(s, &board.pass(), -alpha - 1, x),
+            None => board.final_score(),
         }
-        if best == -65 {
-            return match opponent_can_move(board, &x) {
-                true => -solve3(s, &board.pass(), -alpha - 1, x),
-                false => board.final_score(),
-            };
-        }
-        best
     }
 
     /// [`solve2`] with four empty squares, tried in the order given (parity order).
     fn solve4(s: &mut Search, board: &Board, alpha: i32, x: [usize; 4]) -> i32 {
-        let mut best = -65;
         let children = [
             (x[0], [x[1], x[2], x[3]]),
             (x[1], [x[0], x[2], x[3]]),
             (x[2], [x[0], x[1], x[3]]),
             (x[3], [x[0], x[1], x[2]]),
         ];
-        for (sq, rest) in children {
-            let flipped = flip_near(sq, board.player, board.opponent);
-            if flipped != 0 {
-                s.nodes += 1;
-                let score = -solve3(s, &after(board, sq, flipped), -alpha - 1, rest);
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        return score;
-                    }
-                }
-            }
+        match first_beating(s, board, alpha, &children, |s, b, a, x| solve3(s, b, a, x)) {
+            Some(best) => best,
+            None if opponent_can_move(board, &x) => -solve4(s, &board.pass(), -alpha - 1, x),
+            None => board.final_score(),
         }
-        if best == -65 {
-            return match opponent_can_move(board, &x) {
-                true => -solve4(s, &board.pass(), -alpha - 1, x),
-                false => board.final_score(),
-            };
-        }
-        best
     }
 
     /// Null-window search with at most 4 empties, in parity order.
@@ -531,6 +485,34 @@ fn flip_near(sq: usize, p: u64, o: u64) -> u64 {
     } else {
         flip(sq, p, o)
     }
+}
+
+/// The null-window move loop of the last-move solvers: for each (square, squares left)
+/// in order where the side to move can play, the child's score by `search`, until one
+/// beats `alpha` (fail-soft best). `None` when no move was possible.
+#[inline(always)]
+fn first_beating<R: Copy>(
+    s: &mut Search,
+    board: &Board,
+    alpha: i32,
+    children: &[(usize, R)],
+    search: impl Fn(&mut Search, &Board, i32, R) -> i32,
+) -> Option<i32> {
+    let mut best = None;
+    for &(sq, rest) in children {
+        let flipped = flip_near(sq, board.player, board.opponent);
+        if flipped != 0 {
+            s.nodes += 1;
+            let score = -search(s, &after(board, sq, flipped), -alpha - 1, rest);
+            if best.is_none_or(|b| score > b) {
+                best = Some(score);
+                if score > alpha {
+                    break;
+                }
+            }
+        }
+    }
+    best
 }
 
 /// The child after the side to move plays square `sq` flipping `flipped`.
