@@ -144,6 +144,8 @@ isa_versions! {
     }
 
     /// [`solve2`] with three empty squares, tried in the order given.
+    // The closure is needed: `#[target_feature]` functions do not implement `Fn`.
+    #[allow(clippy::redundant_closure)]
     fn solve3(s: &mut Search, board: &Board, alpha: i32, x: [usize; 3]) -> i32 {
         let children = [(x[0], [x[1], x[2]]), (x[1], [x[0], x[2]]), (x[2], [x[0], x[1]])];
         match first_beating(s, board, alpha, &children, |s, b, a, x| solve2(s, b, a, x)) {
@@ -154,6 +156,8 @@ isa_versions! {
     }
 
     /// [`solve2`] with four empty squares, tried in the order given (parity order).
+    // The closure is needed: `#[target_feature]` functions do not implement `Fn`.
+    #[allow(clippy::redundant_closure)]
     fn solve4(s: &mut Search, board: &Board, alpha: i32, x: [usize; 4]) -> i32 {
         let children = [
             (x[0], [x[1], x[2], x[3]]),
