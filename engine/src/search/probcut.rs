@@ -60,19 +60,38 @@ pub fn measure(
                     (r.score - predicted) as f64 / 100.0
                 })
                 .collect();
-            let n = residuals.len() as f64;
-            let bias = residuals.iter().sum::<f64>() / n;
-            let variance = residuals.iter().map(|e| (e - bias).powi(2)).sum::<f64>() / (n - 1.0);
+            let (bias, sigma) = mean_and_deviation(&residuals);
             errors.push(PredictionError {
                 empties,
                 depth,
                 positions: residuals.len(),
                 bias,
-                sigma: variance.sqrt(),
+                sigma,
             });
         }
     }
     errors
+}
+
+/// The mean and the (sample) standard deviation of at least two `values`.
+fn mean_and_deviation(values: &[f64]) -> (f64, f64) {
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    let variance = values.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, variance.sqrt())
+}
+
+/// The row of a table measured for `first..first + rows` to use for `value >= first`: its
+/// own, or beyond the table the last one of the same parity (the evaluation's bias
+/// alternates with the side to move).
+fn measured_row(value: u32, first: u32, rows: usize) -> usize {
+    let last = first + rows as u32 - 1;
+    let value = if value > last {
+        last - (value - last) % 2
+    } else {
+        value
+    };
+    (value - first) as usize
 }
 
 /// Selectivity levels of the endgame search: level `i` cuts where the prediction lies
@@ -115,13 +134,7 @@ const ERRORS: [[(f64, f64); 2]; 9] = [
 /// The prediction error at `empties` (>= MIN_EMPTIES) and `depth` (2 or 4); beyond the
 /// measured range, that of the last measured count of the same parity.
 fn error(empties: u32, depth: u32) -> (f64, f64) {
-    let last = MIN_EMPTIES + ERRORS.len() as u32 - 1;
-    let empties = if empties > last {
-        last - (empties - last) % 2
-    } else {
-        empties
-    };
-    ERRORS[(empties - MIN_EMPTIES) as usize][(depth == 4) as usize]
+    ERRORS[measured_row(empties, MIN_EMPTIES, ERRORS.len())][(depth == 4) as usize]
 }
 
 /// A probable cut of the null window at `alpha` (scores in discs) at selectivity `level`
@@ -187,15 +200,13 @@ pub fn measure_midgame(
                     (deep - predicted) as f64 / 100.0
                 })
                 .collect();
-            let n = residuals.len() as f64;
-            let bias = residuals.iter().sum::<f64>() / n;
-            let variance = residuals.iter().map(|e| (e - bias).powi(2)).sum::<f64>() / (n - 1.0);
+            let (bias, sigma) = mean_and_deviation(&residuals);
             DepthPredictionError {
                 depth,
                 shallow,
                 positions: residuals.len(),
                 bias,
-                sigma: variance.sqrt(),
+                sigma,
             }
         })
         .collect()
@@ -233,13 +244,8 @@ pub fn midgame_cut(
     level: u8,
     mut predict: impl FnMut(u32, i32) -> i32,
 ) -> Option<i32> {
-    let last = MIDGAME_MIN_DEPTH + MIDGAME_ERRORS.len() as u32 - 1;
-    let measured = if depth > last {
-        last - (depth - last) % 2
-    } else {
-        depth
-    };
-    let (bias, sigma) = MIDGAME_ERRORS[(measured - MIDGAME_MIN_DEPTH) as usize];
+    let (bias, sigma) =
+        MIDGAME_ERRORS[measured_row(depth, MIDGAME_MIN_DEPTH, MIDGAME_ERRORS.len())];
     let margin = (CONFIDENCE[level as usize] * sigma * 100.0) as i32;
     let bias = (bias * 100.0) as i32;
     let shallow = midgame_prediction_depth(depth);
@@ -280,6 +286,16 @@ mod tests {
             assert_eq!((e.bias, e.sigma), (0.0, 0.0), "{e:?}");
         }
         assert!(errors.iter().any(|e| e.depth == 1 && e.sigma > 1.0));
+    }
+
+    #[test]
+    fn rows_beyond_the_table_keep_their_parity() {
+        // Rows for 10..=18: 18 and 17 are the last of each parity.
+        assert_eq!(measured_row(10, 10, 9), 0);
+        assert_eq!(measured_row(18, 10, 9), 8);
+        assert_eq!(measured_row(19, 10, 9), 7);
+        assert_eq!(measured_row(20, 10, 9), 8);
+        assert_eq!(measured_row(31, 10, 9), 7);
     }
 
     #[test]
