@@ -285,6 +285,14 @@ pub fn load_eval(spec: &str) -> Result<Arc<dyn Evaluation>, Failure> {
 /// for a full-width search.
 pub type Selectivity = Option<u8>;
 
+/// `--selectivity` of the commands that search with the midgame search.
+#[derive(clap::Args)]
+pub struct SelectivityArgs {
+    /// ProbCut level of the search: 0-4 (1.1 to 3.3 sigma) or "none" (full width).
+    #[arg(long, default_value = "1", value_parser = parse_selectivity)]
+    pub selectivity: Selectivity,
+}
+
 /// `--selectivity` values: a level 0 to 4 (1.1 to 3.3 sigma) or `none`.
 pub fn parse_selectivity(text: &str) -> Result<Selectivity, String> {
     match text {

@@ -6,9 +6,8 @@ use engine::search::midgame::Midgame;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// ProbCut level of the search: 0-4 (1.1 to 3.3 sigma) or "none" (full width).
-    #[arg(long, default_value = "1", value_parser = cli::parse_selectivity)]
-    selectivity: cli::Selectivity,
+    #[command(flatten)]
+    selectivity: cli::SelectivityArgs,
     #[command(flatten)]
     positions: PositionArgs,
     /// Plies searched for each move (the move included); the end of the game is solved
@@ -43,7 +42,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     for (index, obf) in &positions {
         let board = obf.position.board;
         let mut midgame = Midgame::new(eval.clone(), args.hash_mb as usize);
-        midgame.selectivity = args.selectivity;
+        midgame.selectivity = args.selectivity.selectivity;
         let start = Instant::now();
         let scores = midgame.analyze(&board, args.depth, &stop);
         if stop.load(std::sync::atomic::Ordering::Relaxed) {

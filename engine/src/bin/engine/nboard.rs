@@ -20,9 +20,8 @@ use engine::Board;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// ProbCut level of the search: 0-4 (1.1 to 3.3 sigma) or "none" (full width).
-    #[arg(long, default_value = "1", value_parser = cli::parse_selectivity)]
-    selectivity: cli::Selectivity,
+    #[command(flatten)]
+    selectivity: cli::SelectivityArgs,
     #[command(flatten)]
     eval: cli::EvalArgs,
     /// Transposition tables in MiB.
@@ -48,7 +47,7 @@ fn nboard_move(mv: Move) -> String {
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let eval = args.eval.load()?;
     let mut midgame = Midgame::new(eval, args.hash_mb as usize);
-    midgame.selectivity = args.selectivity;
+    midgame.selectivity = args.selectivity.selectivity;
     let never = AtomicBool::new(false);
     let mut game = Game {
         positions: vec![Position::START],

@@ -13,9 +13,8 @@ use engine::search::midgame::Midgame;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// ProbCut level of the search: 0-4 (1.1 to 3.3 sigma) or "none" (full width).
-    #[arg(long, default_value = "1", value_parser = cli::parse_selectivity)]
-    selectivity: cli::Selectivity,
+    #[command(flatten)]
+    selectivity: cli::SelectivityArgs,
     /// The engine's colour.
     #[arg(long, value_enum, default_value_t = Side::White)]
     engine: Side,
@@ -48,7 +47,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         return Err(Failure::Input("--seconds must lie in 0..=86400".into()));
     }
     let mut midgame = Midgame::new(args.eval.load()?, 128);
-    midgame.selectivity = args.selectivity;
+    midgame.selectivity = args.selectivity.selectivity;
     let never = AtomicBool::new(false);
     let mut game = Game::replay(Position::START, &args.moves)
         .map_err(|(offset, e)| Failure::Input(format!("--moves, offset {offset}: {e}")))?;
