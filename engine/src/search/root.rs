@@ -10,7 +10,6 @@ use crate::eval::{Evaluation, PatternEval};
 use crate::position::Move;
 use crate::search::endgame::{nws_with, pvs_with, Search};
 use crate::search::ordering::MoveList;
-use crate::search::probcut;
 use crate::search::tt::{TranspositionTable, NO_MOVE};
 use crate::square::Square;
 
@@ -91,30 +90,28 @@ impl Solver {
         self.tt.new_generation();
         let mut nodes = 0;
         let mut guess = None;
-        let mut search = Search::new(&self.tt, &*self.eval, stop);
-        let mut result = (0, None);
-        let levels = match board.empty_count() >= self.selective_min {
-            true => SELECTIVE_LEVELS,
-            false => &[],
-        };
-        for &level in levels.iter().chain(&[probcut::EXACT]) {
-            search = Search::new(&self.tt, &*self.eval, stop);
-            search.selectivity = level;
-            result = self.aspiration(&mut search, board, alpha, beta, guess);
-            nodes += search.nodes;
-            if search.stopped() {
-                return None;
+        if board.empty_count() >= self.selective_min {
+            for &level in SELECTIVE_LEVELS {
+                let mut search = Search::new(&self.tt, &*self.eval, stop);
+                search.selectivity = level;
+                guess = Some(self.aspiration(&mut search, board, alpha, beta, guess).0);
+                nodes += search.nodes;
+                if search.stopped() {
+                    return None;
+                }
             }
-            guess = Some(result.0);
         }
-        let (score, square) = result;
+        let mut search = Search::new(&self.tt, &*self.eval, stop);
+        let (score, square) = self.aspiration(&mut search, board, alpha, beta, guess);
+        if search.stopped() {
+            return None;
+        }
         let best_move = match square {
             Some(sq) => Some(Move::Play(sq)),
             None if board.is_game_over() => None,
             None => Some(Move::Pass),
         };
-        // The PV's own null-window searches count too.
-        let searched = search.nodes;
+        // The PV's own null-window searches count too (in `search.nodes`).
         let pv = if alpha < score && score < beta {
             self.principal_variation(&mut search, board, score)?
         } else {
@@ -124,7 +121,7 @@ impl Solver {
             score,
             best_move,
             pv,
-            nodes: nodes + search.nodes - searched,
+            nodes: nodes + search.nodes,
         })
     }
 
