@@ -168,13 +168,13 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-fn mirror_files(mut x: u64) -> u64 {
+const fn mirror_files(mut x: u64) -> u64 {
     x = (x >> 1 & 0x5555_5555_5555_5555) | (x & 0x5555_5555_5555_5555) << 1;
     x = (x >> 2 & 0x3333_3333_3333_3333) | (x & 0x3333_3333_3333_3333) << 2;
     (x >> 4 & 0x0f0f_0f0f_0f0f_0f0f) | (x & 0x0f0f_0f0f_0f0f_0f0f) << 4
 }
 
-fn transpose(mut x: u64) -> u64 {
+const fn transpose(mut x: u64) -> u64 {
     let t = 0x0f0f_0f0f_0000_0000 & (x ^ x << 28);
     x ^= t ^ t >> 28;
     let t = 0x3333_0000_3333_0000 & (x ^ x << 14);
@@ -184,7 +184,7 @@ fn transpose(mut x: u64) -> u64 {
 }
 
 /// A bitboard under symmetry `k` (see [`Board::symmetry`]).
-pub fn symmetry(mut x: u64, k: u32) -> u64 {
+pub const fn symmetry(mut x: u64, k: u32) -> u64 {
     if k & 1 != 0 {
         x = mirror_files(x);
     }

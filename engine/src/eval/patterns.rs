@@ -4,14 +4,19 @@
 //! every symmetric copy of the group; then the mobility of each side and a constant.
 //!
 //! Each pattern is written once, in one orientation; its copies elsewhere on the board are
-//! read by applying the board symmetries (`Board::symmetry`) and reading the same squares.
+//! the squares the board symmetries (`Board::symmetry`) map onto it, found at compile time.
 //! A copy that some symmetry maps onto itself (the edge under the a<->h mirror, say) is read
 //! once, and the weights of the two readings it could have are tied ([`fold`]), so the
 //! evaluation of symmetric boards is equal.
+//!
+//! Reading a copy is one `pext` per side (its squares in ascending order) and a table that
+//! turns those bits into base-3 place values in the pattern's digit order: no symmetric
+//! image of the board is built.
 
 use std::sync::OnceLock;
 
 use crate::board::{symmetry, Board};
+use crate::cpu::Isa;
 
 /// One pattern: the squares read, digit `i` of the index being `squares[i]`.
 pub struct Pattern {
@@ -67,52 +72,12 @@ pub const PATTERNS: [Pattern; 11] = [
     },
 ];
 
-/// The squares of `PATTERNS[p]` packed into the low bits of the result, bit `i` from
-/// `squares[i]` (shifts and masks, and for diagonals a multiplication that gathers one
-/// bit per byte into the top byte).
-#[inline(always)]
-fn gather(p: usize, x: u64) -> usize {
-    let diagonal = |mask: u64, shift: u32| {
-        ((x & mask).wrapping_mul(0x0101_0101_0101_0101) >> (56 + shift)) as usize
-    };
-    match p {
-        0 => (x & 0xff | x >> 1 & 0x100 | x >> 5 & 0x200) as usize,
-        1 => (x & 7 | x >> 5 & 0x38 | x >> 10 & 0x1c0) as usize,
-        2 => (x & 0x1f | x >> 3 & 0x3e0) as usize,
-        3 => (x >> 8 & 0xff) as usize,
-        4 => (x >> 16 & 0xff) as usize,
-        5 => (x >> 24 & 0xff) as usize,
-        6 => diagonal(0x8040_2010_0804_0201, 0),
-        7 => diagonal(0x0080_4020_1008_0402, 1),
-        8 => diagonal(0x0000_8040_2010_0804, 2),
-        9 => diagonal(0x0000_0080_4020_1008, 3),
-        _ => diagonal(0x0000_0000_8040_2010, 4),
-    }
-}
-
-/// `TERNARY[b]`: the bits of `b` read as base-3 digits (0 or 1).
-static TERNARY: [u16; 1024] = {
-    let mut table = [0u16; 1024];
-    let mut b = 0;
-    while b < 1024 {
-        let (mut value, mut power, mut bit) = (0u32, 1u32, 0);
-        while bit < 10 {
-            value += ((b >> bit) & 1) as u32 * power;
-            power *= 3;
-            bit += 1;
-        }
-        table[b] = value as u16;
-        b += 1;
-    }
-    table
-};
-
 /// Mobility is counted up to this (33 is the most any reachable position has; beyond 31
 /// the data is too thin to weigh).
 pub const MOBILITY_CAP: usize = 31;
 
 /// Features read from one board: one per pattern copy, two mobilities, the constant.
-pub const FEATURE_COUNT: usize = 46 + 3;
+pub const FEATURE_COUNT: usize = COPY_COUNT + 3;
 
 /// Where each pattern's weights start in a phase's table, then the mobility tables and
 /// the constant; `TABLE_SIZE` weights in all.
@@ -131,36 +96,186 @@ const fn offsets() -> [usize; 11] {
     offsets
 }
 
-/// The symmetries that read the distinct copies of each pattern, and the weight ties.
-struct Geometry {
-    /// Per symmetry `k`, the patterns read on the board under `k`.
-    reads: [Vec<usize>; 8],
-    /// Per table index, the least index whose weight it shares.
-    fold: Vec<u32>,
+/// `PREIMAGE[k][s]`: the square of the board that, under symmetry `k`, lands on square
+/// `s` (what a pattern digit on `s` reads in the copy seen through symmetry `k`).
+const PREIMAGE: [[u8; 64]; 8] = {
+    let mut preimage = [[0u8; 64]; 8];
+    let mut k = 0;
+    while k < 8 {
+        let mut t = 0;
+        while t < 64 {
+            preimage[k][symmetry(1 << t, k as u32).trailing_zeros() as usize] = t as u8;
+            t += 1;
+        }
+        k += 1;
+    }
+    preimage
+};
+
+const fn preimage(s: u8, k: u32) -> u32 {
+    PREIMAGE[k as usize][s as usize] as u32
 }
 
-fn geometry() -> &'static Geometry {
-    static GEOMETRY: OnceLock<Geometry> = OnceLock::new();
-    GEOMETRY.get_or_init(|| {
-        let mut reads: [Vec<usize>; 8] = Default::default();
+/// The squares that copy `k` of pattern `p` reads, as a mask.
+const fn copy_mask(p: usize, k: u32) -> u64 {
+    let squares = PATTERNS[p].squares;
+    let mut mask = 0u64;
+    let mut i = 0;
+    while i < squares.len() {
+        mask |= 1 << preimage(squares[i], k);
+        i += 1;
+    }
+    mask
+}
+
+/// Copies of the patterns on the board, one per pattern and per distinct set of squares
+/// (a symmetry mapping a copy onto itself reads it once).
+pub const COPY_COUNT: usize = 46;
+
+/// (pattern, symmetry) of each copy, by pattern then symmetry.
+const COPY_SYMMETRIES: [(usize, u32); COPY_COUNT] = {
+    let mut copies = [(0, 0); COPY_COUNT];
+    let mut n = 0;
+    let mut p = 0;
+    while p < PATTERNS.len() {
+        let mut k = 0;
+        while k < 8 {
+            let mut seen = false;
+            let mut earlier = 0;
+            while earlier < k {
+                seen |= copy_mask(p, earlier) == copy_mask(p, k);
+                earlier += 1;
+            }
+            if !seen {
+                copies[n] = (p, k);
+                n += 1;
+            }
+            k += 1;
+        }
+        p += 1;
+    }
+    assert!(n == COPY_COUNT);
+    copies
+};
+
+/// For each copy, the pattern digit of each of its squares taken in ascending order (the
+/// order in which `pext` extracts them).
+const DIGIT_ORDERS: [[u8; 10]; COPY_COUNT] = {
+    let mut orders = [[0u8; 10]; COPY_COUNT];
+    let mut c = 0;
+    while c < COPY_COUNT {
+        let (p, k) = COPY_SYMMETRIES[c];
+        let squares = PATTERNS[p].squares;
+        let mask = copy_mask(p, k);
+        let mut i = 0;
+        while i < squares.len() {
+            // The rank of this digit's square among the copy's squares.
+            let rank = (mask & ((1u64 << preimage(squares[i], k)) - 1)).count_ones();
+            orders[c][rank as usize] = i as u8;
+            i += 1;
+        }
+        c += 1;
+    }
+    orders
+};
+
+/// The first copy whose squares come in the same digit order as copy `c`'s (and so can
+/// share its table of place values).
+const fn table_owner(c: usize) -> usize {
+    let len = PATTERNS[COPY_SYMMETRIES[c].0].squares.len();
+    let mut owner = 0;
+    loop {
+        let mut same = PATTERNS[COPY_SYMMETRIES[owner].0].squares.len() == len;
+        let mut i = 0;
+        while i < len {
+            same &= DIGIT_ORDERS[owner][i] == DIGIT_ORDERS[c][i];
+            i += 1;
+        }
+        if same {
+            return owner;
+        }
+        owner += 1;
+    }
+}
+
+/// Per copy: where its pattern's weights start, its squares, and where its place values
+/// start in [`PLACES`].
+#[derive(Clone, Copy)]
+struct PatternCopy {
+    offset: u32,
+    mask: u64,
+    places: usize,
+}
+
+/// The copies, and the length of [`PLACES`].
+const COPIES_AND_PLACES_LEN: ([PatternCopy; COPY_COUNT], usize) = {
+    let mut copies = [PatternCopy {
+        offset: 0,
+        mask: 0,
+        places: 0,
+    }; COPY_COUNT];
+    let mut len = 0;
+    let mut c = 0;
+    while c < COPY_COUNT {
+        let (p, k) = COPY_SYMMETRIES[c];
+        let owner = table_owner(c);
+        let places = if owner == c {
+            len += 1 << PATTERNS[p].squares.len();
+            len - (1 << PATTERNS[p].squares.len())
+        } else {
+            copies[owner].places
+        };
+        copies[c] = PatternCopy {
+            offset: OFFSETS[p] as u32,
+            mask: copy_mask(p, k),
+            places,
+        };
+        c += 1;
+    }
+    (copies, len)
+};
+const COPIES: [PatternCopy; COPY_COUNT] = COPIES_AND_PLACES_LEN.0;
+
+/// Place values: `PLACES[copy.places + b]` is the pattern index of the copy with digit 1
+/// on the squares whose bits are set in `b` (the copy's squares in ascending order) and 0
+/// elsewhere; the index of a board is then `PLACES[.. + player bits] + 2 * PLACES[.. +
+/// opponent bits]`.
+static PLACES: [u16; COPIES_AND_PLACES_LEN.1] = {
+    let mut places = [0u16; COPIES_AND_PLACES_LEN.1];
+    let mut c = 0;
+    while c < COPY_COUNT {
+        if table_owner(c) == c {
+            let order = DIGIT_ORDERS[c];
+            let len = PATTERNS[COPY_SYMMETRIES[c].0].squares.len();
+            let mut b = 0;
+            while b < 1 << len {
+                let mut value = 0u32;
+                let mut j = 0;
+                while j < len {
+                    if b >> j & 1 != 0 {
+                        value += 3u32.pow(order[j] as u32);
+                    }
+                    j += 1;
+                }
+                places[COPIES[c].places + b] = value as u16;
+                b += 1;
+            }
+        }
+        c += 1;
+    }
+    places
+};
+
+/// Per table index, the least index whose weight it shares: symmetries mapping a pattern
+/// onto itself permute its digits, and the permuted indices are tied.
+fn fold_table() -> &'static [u32] {
+    static FOLD: OnceLock<Vec<u32>> = OnceLock::new();
+    FOLD.get_or_init(|| {
         let mut fold: Vec<u32> = (0..TABLE_SIZE as u32).collect();
         for (p, pattern) in PATTERNS.iter().enumerate() {
-            // copy[k][i]: the square that the board under symmetry k has at squares[i].
-            let copy = |k: u32| -> Vec<u32> {
-                let square_of = |s: u8| (0..64).find(|&t| symmetry(1 << t, k) == 1 << s).unwrap();
-                pattern.squares.iter().map(|&s| square_of(s)).collect()
-            };
-            let mut seen: Vec<Vec<u32>> = Vec::new();
-            for k in 0..8 {
-                let mut set = copy(k);
-                set.sort_unstable();
-                if !seen.contains(&set) {
-                    seen.push(set);
-                    reads[k as usize].push(p);
-                }
-            }
-            // Symmetries mapping the pattern onto itself permute its digits: tie the
-            // weights of the permuted indices.
+            // copy(k)[i]: the square that the board under symmetry k has at squares[i].
+            let copy =
+                |k: u32| -> Vec<u32> { pattern.squares.iter().map(|&s| preimage(s, k)).collect() };
             let own = copy(0);
             let permutations: Vec<Vec<usize>> = (1..8)
                 .map(copy)
@@ -181,36 +296,75 @@ fn geometry() -> &'static Geometry {
                 fold[OFFSETS[p] + index] = (OFFSETS[p] + least) as u32;
             }
         }
-        Geometry { reads, fold }
+        fold
     })
 }
 
 /// The table index whose weight `index` shares (itself if none is smaller).
 pub fn fold(index: usize) -> usize {
-    geometry().fold[index] as usize
+    fold_table()[index] as usize
 }
 
 /// The table indices of the features of `board`.
-#[inline]
 pub fn features(board: &Board) -> [u32; FEATURE_COUNT] {
-    let geometry = geometry();
     let mut out = [0u32; FEATURE_COUNT];
     let mut n = 0;
-    for (k, patterns) in geometry.reads.iter().enumerate() {
-        let image = board.symmetry(k as u32);
-        for &p in patterns {
-            let index = TERNARY[gather(p, image.player)] as usize
-                + 2 * TERNARY[gather(p, image.opponent)] as usize;
-            out[n] = (OFFSETS[p] + index) as u32;
-            n += 1;
+    for_each_feature(Isa::detect(), board, |index| {
+        out[n] = index;
+        n += 1;
+    });
+    out
+}
+
+/// Calls `f` with the table index of each feature of `board` (in the order of
+/// [`features`]), read with the instructions of `isa`, which must be one this CPU runs.
+#[inline]
+pub(crate) fn for_each_feature(isa: Isa, board: &Board, f: impl FnMut(u32)) {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        Isa::X86_64V3 => {
+            assert!(std::is_x86_feature_detected!("bmi2"));
+            // SAFETY: the CPU has the features (v3 includes BMI2, checked just above).
+            unsafe { for_each_feature_v3(board, f) }
         }
+        _ => read_features(board, pext_portable, f),
+    }
+}
+
+/// With BMI2's `pext`, one instruction per side and copy (3 cycles on Zen 3 and later
+/// and on Intel since Haswell).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn for_each_feature_v3(board: &Board, f: impl FnMut(u32)) {
+    read_features(board, |x, mask| std::arch::x86_64::_pext_u64(x, mask), f)
+}
+
+/// The bits of `x` under `mask`, packed into the low bits in ascending order.
+fn pext_portable(x: u64, mut mask: u64) -> u64 {
+    let mut packed = 0;
+    let mut bit = 1;
+    while mask != 0 {
+        if x & mask & mask.wrapping_neg() != 0 {
+            packed |= bit;
+        }
+        bit <<= 1;
+        mask &= mask - 1;
+    }
+    packed
+}
+
+#[inline(always)]
+fn read_features(board: &Board, pext: impl Fn(u64, u64) -> u64, mut f: impl FnMut(u32)) {
+    for copy in &COPIES {
+        let places = &PLACES[copy.places..];
+        let player = places[pext(board.player, copy.mask) as usize] as u32;
+        let opponent = places[pext(board.opponent, copy.mask) as usize] as u32;
+        f(copy.offset + player + 2 * opponent);
     }
     let mobility = |b: &Board| b.moves().count_ones().min(MOBILITY_CAP as u32) as usize;
-    out[n] = (MOBILITY_OFFSET + mobility(board)) as u32;
-    out[n + 1] = (MOBILITY_OFFSET + MOBILITY_CAP + 1 + mobility(&board.pass())) as u32;
-    out[n + 2] = CONSTANT_OFFSET as u32;
-    debug_assert_eq!(n + 3, FEATURE_COUNT);
-    out
+    f((MOBILITY_OFFSET + mobility(board)) as u32);
+    f((MOBILITY_OFFSET + MOBILITY_CAP + 1 + mobility(&board.pass())) as u32);
+    f(CONSTANT_OFFSET as u32);
 }
 
 #[cfg(test)]
@@ -230,30 +384,62 @@ mod tests {
         Board::new(player, occupied & !player)
     }
 
-    #[test]
-    fn gather_reads_the_listed_squares_in_order() {
-        for seed in 0..200 {
-            let x = random_board(seed).player;
+    /// The features read the slow, obvious way: each symmetric image of the board, each
+    /// pattern's squares on it, digit by digit.
+    fn naive_features(board: &Board) -> Vec<u32> {
+        let mut seen: Vec<(usize, Vec<u32>)> = Vec::new();
+        let mut out = Vec::new();
+        for k in 0..8 {
+            let image = board.symmetry(k);
             for (p, pattern) in PATTERNS.iter().enumerate() {
-                let expected: usize = pattern
+                let mut squares: Vec<u32> =
+                    pattern.squares.iter().map(|&s| preimage(s, k)).collect();
+                squares.sort_unstable();
+                if seen.contains(&(p, squares.clone())) {
+                    continue;
+                }
+                seen.push((p, squares));
+                let index: usize = pattern
                     .squares
                     .iter()
                     .enumerate()
-                    .map(|(i, &s)| ((x >> s & 1) as usize) << i)
+                    .map(|(i, &s)| {
+                        let digit = (image.player >> s & 1) + 2 * (image.opponent >> s & 1);
+                        digit as usize * 3usize.pow(i as u32)
+                    })
                     .sum();
-                assert_eq!(gather(p, x), expected, "{}", pattern.name);
+                out.push((OFFSETS[p] + index) as u32);
+            }
+        }
+        let mobility = |b: &Board| b.moves().count_ones().min(MOBILITY_CAP as u32) as usize;
+        out.push((MOBILITY_OFFSET + mobility(board)) as u32);
+        out.push((MOBILITY_OFFSET + MOBILITY_CAP + 1 + mobility(&board.pass())) as u32);
+        out.push(CONSTANT_OFFSET as u32);
+        out.sort_unstable();
+        out
+    }
+
+    #[test]
+    fn features_read_the_listed_squares_of_every_copy() {
+        for isa in Isa::available() {
+            for seed in 0..300 {
+                let board = random_board(seed);
+                let mut fast = Vec::new();
+                for_each_feature(isa, &board, |index| fast.push(index));
+                fast.sort_unstable();
+                assert_eq!(fast, naive_features(&board), "seed {seed} {isa:?}");
             }
         }
     }
 
     #[test]
     fn every_square_is_read_and_copies_are_counted() {
-        let reads = &geometry().reads;
         let copies: Vec<usize> = (0..11)
-            .map(|p| reads.iter().filter(|r| r.contains(&p)).count())
+            .map(|p| COPY_SYMMETRIES.iter().filter(|&&(q, _)| q == p).count())
             .collect();
         assert_eq!(copies, [4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4]);
-        assert_eq!(copies.iter().sum::<usize>() + 3, FEATURE_COUNT);
+        let covered = COPIES.iter().fold(0u64, |all, copy| all | copy.mask);
+        assert_eq!(covered, u64::MAX);
     }
 
     #[test]

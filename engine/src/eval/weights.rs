@@ -12,7 +12,8 @@ use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 use crate::board::Board;
-use crate::eval::patterns::{self, features, TABLE_SIZE};
+use crate::cpu::Isa;
+use crate::eval::patterns::{self, for_each_feature, TABLE_SIZE};
 use crate::eval::Evaluation;
 
 const MAGIC: &[u8; 8] = b"OTHEVAL1";
@@ -53,6 +54,8 @@ impl std::error::Error for WeightsError {}
 #[derive(Clone)]
 pub struct PatternEval {
     tables: Vec<Vec<i16>>,
+    /// The instruction set features are read with (detected once, not per evaluation).
+    isa: Isa,
 }
 
 impl fmt::Debug for PatternEval {
@@ -78,6 +81,7 @@ impl PatternEval {
         assert_eq!(tables.len(), PHASES);
         let limit = i16::MAX as f32;
         PatternEval {
+            isa: Isa::detect(),
             tables: tables
                 .iter()
                 .map(|t| {
@@ -98,10 +102,9 @@ impl PatternEval {
     #[inline]
     fn raw(&self, board: &Board) -> i32 {
         let table = &self.tables[phase(board.empty_count())];
-        features(board)
-            .iter()
-            .map(|&i| table[i as usize] as i32)
-            .sum()
+        let mut sum = 0;
+        for_each_feature(self.isa, board, |index| sum += table[index as usize] as i32);
+        sum
     }
 
     pub fn encode(&self) -> Vec<u8> {
@@ -183,7 +186,10 @@ impl PatternEval {
         if reader.at != reader.bytes.len() {
             return Err(err("trailing bytes after the last phase"));
         }
-        Ok(PatternEval { tables })
+        Ok(PatternEval {
+            tables,
+            isa: Isa::detect(),
+        })
     }
 }
 

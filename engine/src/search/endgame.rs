@@ -254,7 +254,8 @@ isa_versions! {
             }
         }
         let nodes_before = s.nodes;
-        let mut list = MoveList::new(board, moves, hash_move, s.eval);
+        let mut list = MoveList::default();
+        list.score(board, moves, hash_move, s.eval);
         if empties >= ETC_MIN {
             if let Some(score) = list.transposition_cutoff(s.tt, alpha, s.selectivity) {
                 return score;
@@ -319,7 +320,8 @@ isa_versions! {
         let stored = s.tt.probe(board);
         let hash_move = stored.map_or(NO_MOVE, |b| b.best);
         let nodes_before = s.nodes;
-        let mut list = MoveList::new(board, moves, hash_move, s.eval);
+        let mut list = MoveList::default();
+        list.score(board, moves, hash_move, s.eval);
         let children: ArrayVec<(Square, Board), 64> = std::iter::from_fn(|| list.next_best()).collect();
         let (mut alpha, mut best, mut best_move) = (alpha, -65, None);
         let original_alpha = alpha;

@@ -185,7 +185,8 @@ impl Solver {
                 continue;
             }
             let hash_move = self.tt.probe(&board).map_or(NO_MOVE, |b| b.best);
-            let mut list = MoveList::new(&board, moves, hash_move, &*self.eval);
+            let mut list = MoveList::default();
+            list.score(&board, moves, hash_move, &*self.eval);
             // Every child scores at least -score; the PV child scores no more than that.
             let (sq, child) = std::iter::from_fn(|| list.next_best())
                 .find(|(_, child)| nws_with(self.isa, search, child, -score) <= -score)?;
