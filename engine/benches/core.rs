@@ -6,6 +6,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use engine::cpu::Isa;
+use engine::eval::patterns::features;
 use engine::eval::{Evaluation, HandEval, PatternEval};
 use engine::{isa_dispatch, isa_versions, reference, wordops, Board, Game};
 use rand::{rngs::SmallRng, SeedableRng};
@@ -103,6 +104,15 @@ fn evaluation(c: &mut Criterion) {
             })
         });
     }
+    // Reading the features alone, without the weights: what reading them incrementally
+    // on make/unmake (Edax's way) could save at most.
+    group.bench_function("trained features only", |b| {
+        b.iter(|| {
+            boards.iter().fold(0, |acc, board| {
+                acc ^ features(black_box(board)).iter().fold(0, |a, &i| a ^ i)
+            })
+        })
+    });
     group.finish();
 }
 
