@@ -25,8 +25,12 @@ pub fn write(
         .collect();
     writeln!(
         out,
-        "c satgen encoding=rays plies={} mobility={} side={:?} symmetry_break={}",
-        q.plies, q.mobility, q.side, q.symmetry_break
+        "c satgen encoding={} plies={} mobility={} side={:?} symmetry_break={}",
+        q.encoding.name(),
+        q.plies,
+        q.mobility,
+        q.side,
+        q.symmetry_break
     )?;
     let l = &encoded.layout;
     for i in 0..l.black.len() {

@@ -1,18 +1,24 @@
-//! The "rays" encoding of games from the start under the variant rules (a pass is a ply,
-//! allowed only without a legal move; two passes do not end the game).
-//!
-//! Per ply, per square and direction, two chains along the ray: `A` "walking from here over
-//! the opponent's discs, the first other square holds a mover's disc" and `B` "... is the
-//! square the mover plays". A square is a legal move when it is empty and its neighbour in
-//! some direction is an opponent disc whose `A` holds; an opponent disc flips when `A` holds
-//! one way and `B` the other. The move is one-hot over the 64 squares and the pass. The
+//! Games from the start under the variant rules (a pass is a ply, allowed only without a
+//! legal move; two passes do not end the game) as CNF, in one of two encodings of the
+//! rules; the rest is shared. The move is one-hot over the 64 squares and the pass. The
 //! score question, "some position has at least N legal moves", is a totalizer per ply
 //! (rustsat) behind a selector, and at least one selector.
+//!
+//! - `rays`: per ply, per square and direction, two chains along the ray: `A` "walking from
+//!   here over the opponent's discs, the first other square holds a mover's disc" and `B`
+//!   "... is the square the mover plays". A square is a legal move when it is empty and its
+//!   neighbour in some direction is an opponent disc whose `A` holds; an opponent disc flips
+//!   when `A` holds one way and `B` the other.
+//! - `wordops`: the core's table-free move generation and flip run on words of literals
+//!   ([`crate::wordops`]), every shift, and, or a gate (constants folded).
 
-use engine::Square;
+use std::cell::RefCell;
+
+use engine::{wordops, Square};
 use rustsat::types::Lit;
 
 use crate::formula::Formula;
+use crate::wordops::LitWord;
 
 /// The square next to `sq` in direction `d` (`engine::square::DIRECTIONS`; `d ^ 1` is the
 /// opposite direction).
@@ -31,6 +37,28 @@ pub enum SideFilter {
     White,
 }
 
+/// How the rules of one ply become clauses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Encoding {
+    /// Chains along each ray, per square and direction (the default: far smaller).
+    Rays,
+    /// The core's table-free word operations, bit-blasted.
+    Wordops,
+}
+
+impl Encoding {
+    pub const ALL: [Encoding; 2] = [Encoding::Rays, Encoding::Wordops];
+
+    /// The name on the command line and in DIMACS headers.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Rays => "rays",
+            Encoding::Wordops => "wordops",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct Question {
     pub plies: usize,
@@ -38,6 +66,7 @@ pub struct Question {
     pub side: SideFilter,
     /// Fix the first move to f5 (the four first moves are symmetric).
     pub symmetry_break: bool,
+    pub encoding: Encoding,
 }
 
 /// Where the variables that describe a game live: per ply `i`, black and white discs and
@@ -89,6 +118,90 @@ fn legal_moves(f: &mut Formula, player: &[Lit], opponent: &[Lit]) -> (Vec<Lit>, 
     (legal, a)
 }
 
+/// The opponent discs that flip when the move `moves` (one-hot, pass last) is played,
+/// along the rays: bracketed by `A` one way and `B` (towards the move) the other.
+fn ray_flips(f: &mut Formula, opponent: &[Lit], moves: &[Lit], a: &[[Lit; 8]]) -> Vec<Lit> {
+    // B[t][d], from the far end of each ray.
+    let mut b = vec![[f.f; 8]; 64];
+    #[allow(clippy::needless_range_loop)] // d indexes rays of several squares
+    for d in 0..8 {
+        let mut t = (0..64)
+            .filter(|&sq| step(sq, d).is_none())
+            .collect::<Vec<_>>();
+        // Walk each ray backwards from its end.
+        let back = d ^ 1;
+        while !t.is_empty() {
+            let mut previous = Vec::new();
+            for &sq in &t {
+                if let Some(p) = step(sq, back) {
+                    // p's neighbour in direction d is sq.
+                    let through = f.and(&[opponent[sq], b[sq][d]]);
+                    b[p][d] = f.or(&[moves[sq], through]);
+                    previous.push(p);
+                }
+            }
+            t = previous;
+        }
+    }
+    (0..64)
+        .map(|t| {
+            let lines: Vec<Lit> = (0..8).map(|d| f.and(&[a[t][d], b[t][d ^ 1]])).collect();
+            let bracketed = f.or(&lines);
+            f.and(&[opponent[t], bracketed])
+        })
+        .collect()
+}
+
+/// The rules of one ply in one encoding: the legal moves of a position, then the discs a
+/// chosen move flips.
+enum Rules {
+    /// The `A` chains, shared by the legal moves and the flips.
+    Rays(Vec<[Lit; 8]>),
+    Wordops,
+}
+
+impl Rules {
+    fn legal_moves(
+        encoding: Encoding,
+        f: &mut Formula,
+        player: &[Lit],
+        opponent: &[Lit],
+    ) -> (Rules, Vec<Lit>) {
+        match encoding {
+            Encoding::Rays => {
+                let (legal, a) = legal_moves(f, player, opponent);
+                (Rules::Rays(a), legal)
+            }
+            Encoding::Wordops => {
+                let legal = on_words(f, |cell| {
+                    let word = |bits| LitWord::new(cell, bits);
+                    wordops::moves(word(player), word(opponent)).bits
+                });
+                (Rules::Wordops, legal.to_vec())
+            }
+        }
+    }
+
+    fn flips(&self, f: &mut Formula, player: &[Lit], opponent: &[Lit], moves: &[Lit]) -> Vec<Lit> {
+        match self {
+            Rules::Rays(a) => ray_flips(f, opponent, moves, a),
+            Rules::Wordops => on_words(f, |cell| {
+                let word = |bits| LitWord::new(cell, bits);
+                wordops::flip(word(&moves[..64]), word(player), word(opponent)).bits
+            })
+            .to_vec(),
+        }
+    }
+}
+
+/// Runs `build` with the formula in a cell, as words of literals need it.
+fn on_words<R>(f: &mut Formula, build: impl FnOnce(&RefCell<Formula>) -> R) -> R {
+    let cell = RefCell::new(std::mem::take(f));
+    let result = build(&cell);
+    *f = cell.into_inner();
+    result
+}
+
 pub fn encode(q: &Question) -> Encoded {
     let mut f = Formula::new();
     let mut layout = Layout::default();
@@ -118,7 +231,7 @@ pub fn encode(q: &Question) -> Encoded {
         } else {
             (&white, &black)
         };
-        let (legal, a) = legal_moves(&mut f, player, opponent);
+        let (rules, legal) = Rules::legal_moves(q.encoding, &mut f, player, opponent);
         let wanted = match q.side {
             SideFilter::Any => true,
             SideFilter::Black => i % 2 == 0,
@@ -146,39 +259,15 @@ pub fn encode(q: &Question) -> Encoded {
         if i == 0 && q.symmetry_break {
             f.clause(&[moves[engine::Square::F5.index()]]);
         }
-        // B[t][d], from the far end of each ray, and the flips.
-        let mut b = vec![[f.f; 8]; 64];
-        #[allow(clippy::needless_range_loop)] // d indexes rays of several squares
-        for d in 0..8 {
-            let mut t = (0..64)
-                .filter(|&sq| step(sq, d).is_none())
-                .collect::<Vec<_>>();
-            // Walk each ray backwards from its end.
-            let back = d ^ 1;
-            while !t.is_empty() {
-                let mut previous = Vec::new();
-                for &sq in &t {
-                    if let Some(p) = step(sq, back) {
-                        // p's neighbour in direction d is sq.
-                        let through = f.and(&[opponent[sq], b[sq][d]]);
-                        b[p][d] = f.or(&[moves[sq], through]);
-                        previous.push(p);
-                    }
-                }
-                t = previous;
-            }
-        }
+        let flipped = rules.flips(&mut f, player, opponent, &moves);
         let (next_player, next_opponent) = if i % 2 == 0 {
             (&next_black, &next_white)
         } else {
             (&next_white, &next_black)
         };
         for t in 0..64 {
-            let lines: Vec<Lit> = (0..8).map(|d| f.and(&[a[t][d], b[t][d ^ 1]])).collect();
-            let bracketed = f.or(&lines);
-            let flipped = f.and(&[opponent[t], bracketed]);
-            f.define_or(next_player[t], &[player[t], moves[t], flipped]);
-            f.define_and(next_opponent[t], &[opponent[t], !flipped]);
+            f.define_or(next_player[t], &[player[t], moves[t], flipped[t]]);
+            f.define_and(next_opponent[t], &[opponent[t], !flipped[t]]);
         }
         layout.black.push(next_black);
         layout.white.push(next_white);
@@ -195,12 +284,13 @@ mod tests {
     use engine::{Board, Game, Move};
     use rand::{rngs::SmallRng, SeedableRng};
 
-    fn question(plies: usize, mobility: usize) -> Question {
+    fn question(plies: usize, mobility: usize, encoding: Encoding) -> Question {
         Question {
             plies,
             mobility,
             side: SideFilter::Any,
             symmetry_break: false,
+            encoding,
         }
     }
 
@@ -212,44 +302,50 @@ mod tests {
     }
 
     /// Fixing the moves of random games: SAT, and the board variables are the core's boards
-    /// at every ply; changing one move to an illegal one: UNSAT.
+    /// at every ply; changing the last move to an illegal one (an occupied square, an empty
+    /// square that flips nothing): UNSAT. Both encodings.
     #[test]
     fn boards_follow_the_core_and_illegal_moves_are_unsat() {
-        for seed in 0..12 {
-            let plies = 6 + seed as usize;
-            let game = Game::random(&mut SmallRng::seed_from_u64(seed), plies);
-            let moves = &game.moves[..plies.min(game.moves.len())];
-            let mut encoded = encode(&question(moves.len(), 0));
-            fix_moves(&mut encoded, moves);
-            let model = crate::solve::varisat(&encoded.formula).expect("a real game is SAT");
-            let boards = replay_variant(moves).unwrap();
-            for (i, board) in boards.iter().enumerate() {
-                let value = |l: Lit| model[l.var().idx()] != l.is_neg();
-                let bits = |block: &[Lit]| {
-                    (0..64).fold(0u64, |acc, s| acc | (value(block[s]) as u64) << s)
-                };
-                let (black, white) = (
-                    bits(&encoded.layout.black[i]),
-                    bits(&encoded.layout.white[i]),
-                );
-                let expected = if i % 2 == 0 {
-                    (board.player, board.opponent)
-                } else {
-                    (board.opponent, board.player)
-                };
-                assert_eq!((black, white), expected, "seed {seed} ply {i}");
+        for encoding in Encoding::ALL {
+            for seed in 0..12 {
+                let plies = 6 + seed as usize;
+                let game = Game::random(&mut SmallRng::seed_from_u64(seed), plies);
+                let moves = &game.moves[..plies.min(game.moves.len())];
+                let mut encoded = encode(&question(moves.len(), 0, encoding));
+                fix_moves(&mut encoded, moves);
+                let model = crate::solve::varisat(&encoded.formula).expect("a real game is SAT");
+                let boards = replay_variant(moves).unwrap();
+                for (i, board) in boards.iter().enumerate() {
+                    let value = |l: Lit| model[l.var().idx()] != l.is_neg();
+                    let bits = |block: &[Lit]| {
+                        (0..64).fold(0u64, |acc, s| acc | (value(block[s]) as u64) << s)
+                    };
+                    let (black, white) = (
+                        bits(&encoded.layout.black[i]),
+                        bits(&encoded.layout.white[i]),
+                    );
+                    let expected = if i % 2 == 0 {
+                        (board.player, board.opponent)
+                    } else {
+                        (board.opponent, board.player)
+                    };
+                    assert_eq!((black, white), expected, "{encoding:?} seed {seed} ply {i}");
+                }
+                let last = moves.len() - 1;
+                let before = boards[last];
+                let occupied = before.player | before.opponent;
+                let no_flip = !occupied & !before.moves();
+                for illegal in [occupied, no_flip].map(u64::trailing_zeros) {
+                    let mut bad = moves.to_vec();
+                    bad[last] = Move::Play(engine::Square::new(illegal).unwrap());
+                    let mut encoded = encode(&question(moves.len(), 0, encoding));
+                    fix_moves(&mut encoded, &bad);
+                    assert!(
+                        crate::solve::varisat(&encoded.formula).is_none(),
+                        "{encoding:?} seed {seed} square {illegal}"
+                    );
+                }
             }
-            // An illegal move at the last ply: an occupied square.
-            let last = moves.len() - 1;
-            let occupied = boards[last].player | boards[last].opponent;
-            let mut bad = moves.to_vec();
-            bad[last] = Move::Play(engine::Square::new(occupied.trailing_zeros()).unwrap());
-            let mut encoded = encode(&question(moves.len(), 0));
-            fix_moves(&mut encoded, &bad);
-            assert!(
-                crate::solve::varisat(&encoded.formula).is_none(),
-                "seed {seed}"
-            );
         }
     }
 
@@ -262,22 +358,30 @@ mod tests {
         assert_eq!(crate::decode::prefixes(3, false).len(), 56);
     }
 
-    /// The SAT/UNSAT boundary at small ply counts is the true maximum mobility.
+    /// The SAT/UNSAT boundary at small ply counts is the true maximum mobility, in both
+    /// encodings.
     #[test]
     fn boundary_matches_brute_force() {
-        for plies in 1..=4 {
-            let most = engine::reference::max_mobility(&Board::START, plies as u32) as usize;
-            for (mobility, sat) in [(most, true), (most + 1, false)] {
-                let encoded = encode(&Question {
-                    symmetry_break: true,
-                    ..question(plies, mobility)
-                });
-                let model = crate::solve::varisat(&encoded.formula);
-                assert_eq!(model.is_some(), sat, "{plies} plies, mobility {mobility}");
-                if let Some(model) = model {
-                    let decoded =
-                        crate::decode::decode(&encoded.layout, &model, mobility as u32).unwrap();
-                    assert_eq!(decoded.mobility as usize, most);
+        for encoding in Encoding::ALL {
+            for plies in 1..=4 {
+                let most = engine::reference::max_mobility(&Board::START, plies as u32) as usize;
+                for (mobility, sat) in [(most, true), (most + 1, false)] {
+                    let encoded = encode(&Question {
+                        symmetry_break: true,
+                        ..question(plies, mobility, encoding)
+                    });
+                    let model = crate::solve::varisat(&encoded.formula);
+                    assert_eq!(
+                        model.is_some(),
+                        sat,
+                        "{encoding:?} {plies} plies, mobility {mobility}"
+                    );
+                    if let Some(model) = model {
+                        let decoded =
+                            crate::decode::decode(&encoded.layout, &model, mobility as u32)
+                                .unwrap();
+                        assert_eq!(decoded.mobility as usize, most);
+                    }
                 }
             }
         }

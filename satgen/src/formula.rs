@@ -7,6 +7,10 @@ use rustsat::encodings::card::{BoundLower, Totalizer};
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
 use rustsat::types::{Clause, Lit};
 
+/// The literal every formula fixes to false: its first variable (so that constant words of
+/// `wordops` can be made without a formula at hand).
+pub const FALSE: Lit = Lit::positive(0);
+
 pub struct Formula {
     pub cnf: Cnf,
     pub vars: BasicVarManager,
@@ -24,6 +28,7 @@ impl Formula {
     pub fn new() -> Formula {
         let mut vars = BasicVarManager::default();
         let f = vars.new_lit();
+        assert_eq!(f, FALSE);
         let mut cnf = Cnf::new();
         cnf.add_unit(!f);
         Formula { cnf, vars, f }

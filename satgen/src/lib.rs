@@ -4,13 +4,15 @@
 //!
 //! [`formula`] (clauses, Tseitin gates, rustsat's cardinality and at-most-one encodings),
 //! [`encode`] (the game under the variant rules), [`dimacs`] (files and solver output),
-//! [`decode`] (models back to checked games), [`solve`] (varisat).
+//! [`decode`] (models back to checked games), [`solve`] (varisat), [`wordops`] (words of
+//! literals for the core's table-free rules).
 
 pub mod decode;
 pub mod dimacs;
 pub mod encode;
 pub mod formula;
 pub mod solve;
+pub mod wordops;
 
 pub use decode::{decode, DecodeError, Decoded};
-pub use encode::{encode, Encoded, Layout, Question, SideFilter};
+pub use encode::{encode, Encoded, Encoding, Layout, Question, SideFilter};

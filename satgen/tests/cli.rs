@@ -37,6 +37,30 @@ fn solve_sat_and_unsat_in_json() {
 }
 
 #[test]
+fn wordops_encoding_is_chosen_and_named_in_the_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("w.cnf");
+    let cnf_arg = cnf.to_str().unwrap();
+    let args = ["--mobility", "6", "--plies", "3", "--encoding", "wordops"];
+    let output = satgen(&[&["emit"][..], &args, &["-o", cnf_arg]].concat());
+    assert!(output.status.success());
+    let text = std::fs::read_to_string(&cnf).unwrap();
+    assert!(
+        text.starts_with("c satgen encoding=wordops plies=3 mobility=6"),
+        "{}",
+        &text[..80]
+    );
+    let rays = satgen(&["emit", "--mobility", "6", "--plies", "3", "-o", cnf_arg]);
+    assert!(rays.status.success());
+    let rays_text = std::fs::read_to_string(&cnf).unwrap();
+    assert!(rays_text.starts_with("c satgen encoding=rays"));
+    assert_ne!(rays_text.len(), text.len());
+    let output = satgen(&[&["solve"][..], &args, &["--json"]].concat());
+    assert!(output.status.success());
+    assert_eq!(json(&output)["result"], "SAT");
+}
+
+#[test]
 fn emitted_cnf_decodes_and_bad_models_are_rejected() {
     let dir = tempfile::tempdir().unwrap();
     let cnf = dir.path().join("q.cnf");

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 use engine::cli::{self, Failure};
-use satgen::{decode, dimacs, encode, Question, SideFilter};
+use satgen::{decode, dimacs, encode, Encoding, Question, SideFilter};
 
 #[derive(Parser)]
 #[command(
@@ -93,6 +93,10 @@ struct QuestionArgs {
     /// Do not fix the first move to f5.
     #[arg(long)]
     no_symmetry_break: bool,
+    /// How the rules become clauses: chains along rays, or the core's table-free word
+    /// operations bit-blasted.
+    #[arg(long, value_enum, default_value_t = Encoding::Rays)]
+    encoding: Encoding,
 }
 
 impl QuestionArgs {
@@ -102,6 +106,7 @@ impl QuestionArgs {
             mobility: self.mobility as usize,
             side: self.side,
             symmetry_break: !self.no_symmetry_break,
+            encoding: self.encoding,
         }
     }
 }
