@@ -4,14 +4,14 @@
 use engine::{Board, Move, Square};
 use rustsat::types::Lit;
 
-use crate::encode::Layout;
+use crate::encode::{Layout, SideFilter};
 
-/// A game and the position of largest mobility in it.
+/// A game and the first position in it with the mobility asked.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Decoded {
     #[serde(serialize_with = "moves_text")]
     pub moves: Vec<Move>,
-    /// The first ply at which the largest mobility is reached, and that mobility.
+    /// The ply of that position and its mobility.
     pub ply: usize,
     pub mobility: u32,
     #[serde(skip)]
@@ -32,18 +32,23 @@ pub enum DecodeError {
     TooLow { found: u32, wanted: u32 },
 }
 
-/// Plays `moves` from the start: a pass only without a legal move (also after the game
-/// would normally end). The positions after each ply, from the side to move.
+/// The position after `mv` under the variant rules (a pass only without a legal move,
+/// also after the game would normally end), or `None` if it is illegal.
+fn play_variant(board: &Board, mv: Move) -> Option<Board> {
+    match mv {
+        Move::Pass if board.moves() == 0 => Some(board.pass()),
+        Move::Pass => None,
+        Move::Play(sq) if board.moves() >> sq.index() & 1 == 1 => board.play(sq),
+        Move::Play(_) => None,
+    }
+}
+
+/// Plays `moves` from the start under the variant rules. The positions after each ply,
+/// from the side to move.
 pub fn replay_variant(moves: &[Move]) -> Result<Vec<Board>, DecodeError> {
     let mut boards = vec![Board::START];
     for (ply, &mv) in moves.iter().enumerate() {
-        let board = boards[ply];
-        let next = match mv {
-            Move::Pass if board.moves() == 0 => Some(board.pass()),
-            Move::Pass => None,
-            Move::Play(sq) if board.moves() >> sq.index() & 1 == 1 => board.play(sq),
-            Move::Play(_) => None,
-        };
+        let next = play_variant(&boards[ply], mv);
         boards.push(next.ok_or(DecodeError::Illegal { ply, mv })?);
     }
     Ok(boards)
@@ -76,11 +81,34 @@ pub fn prefixes(depth: usize, symmetry_break: bool) -> Vec<Vec<Move>> {
     games.into_iter().map(|(moves, _)| moves).collect()
 }
 
-/// The game a model describes, checked by replay to reach at least `wanted` moves.
-pub fn decode(layout: &Layout, model: &[bool], wanted: u32) -> Result<Decoded, DecodeError> {
+/// The game a model describes, replayed move by move up to the first position (of the
+/// side `side` asks for) with at least `wanted` moves; the plies after it are free in the
+/// encoding and not read.
+pub fn decode(
+    layout: &Layout,
+    model: &[bool],
+    wanted: u32,
+    side: SideFilter,
+) -> Result<Decoded, DecodeError> {
     let value = |l: Lit| model.get(l.var().idx()).copied().unwrap_or(false) != l.is_neg();
     let mut moves = Vec::new();
-    for (ply, block) in layout.moves.iter().enumerate() {
+    let mut board = Board::START;
+    let mut most = 0;
+    for ply in 0..=layout.moves.len() {
+        if side.allows(ply) {
+            if board.mobility() >= wanted {
+                return Ok(Decoded {
+                    moves,
+                    ply,
+                    mobility: board.mobility(),
+                    board,
+                });
+            }
+            most = most.max(board.mobility());
+        }
+        let Some(block) = layout.moves.get(ply) else {
+            break;
+        };
         let set: Vec<usize> = (0..65).filter(|&i| value(block[i])).collect();
         let [chosen] = set[..] else {
             return Err(DecodeError::NotOneMove {
@@ -88,29 +116,16 @@ pub fn decode(layout: &Layout, model: &[bool], wanted: u32) -> Result<Decoded, D
                 count: set.len(),
             });
         };
-        moves.push(if chosen == 64 {
+        let mv = if chosen == 64 {
             Move::Pass
         } else {
             Move::Play(Square::new(chosen as u32).expect("a square index"))
-        });
+        };
+        board = play_variant(&board, mv).ok_or(DecodeError::Illegal { ply, mv })?;
+        moves.push(mv);
     }
-    let boards = replay_variant(&moves)?;
-    let (ply, board) = boards
-        .iter()
-        .enumerate()
-        .max_by_key(|(i, b)| (b.mobility(), std::cmp::Reverse(*i)))
-        .expect("the start at least");
-    if board.mobility() < wanted {
-        return Err(DecodeError::TooLow {
-            found: board.mobility(),
-            wanted,
-        });
-    }
-    moves.truncate(ply);
-    Ok(Decoded {
-        moves,
-        ply,
-        mobility: board.mobility(),
-        board: *board,
+    Err(DecodeError::TooLow {
+        found: most,
+        wanted,
     })
 }

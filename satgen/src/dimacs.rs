@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use engine::Move;
 use rustsat::types::Lit;
 
-use crate::encode::{Encoded, Layout, Question};
+use crate::encode::{Encoded, Layout, Question, SideFilter};
 
 /// Writes `encoded` as DIMACS: comment lines with the question and the layout (the first
 /// variable of each ply's black, white and move blocks), then `p cnf` and the clauses; a
@@ -81,6 +81,30 @@ pub fn move_index(mv: Move) -> usize {
 pub struct FormatError {
     pub line: usize,
     pub problem: String,
+}
+
+/// The mobility and side asked, from the first line of a header written by [`write`].
+pub fn read_target(text: &str) -> Result<(u32, SideFilter), FormatError> {
+    let bad = |problem: &str| FormatError {
+        line: 1,
+        problem: problem.to_string(),
+    };
+    let first = text.lines().next().unwrap_or("");
+    let field = |name: &str| {
+        first
+            .split_whitespace()
+            .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
+    };
+    let mobility = field("mobility")
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| bad("no mobility= in the satgen header"))?;
+    let side = match field("side") {
+        Some("Any") => SideFilter::Any,
+        Some("Black") => SideFilter::Black,
+        Some("White") => SideFilter::White,
+        _ => return Err(bad("no side=Any|Black|White in the satgen header")),
+    };
+    Ok((mobility, side))
 }
 
 /// The layout named in a DIMACS header written by [`write`].
@@ -172,5 +196,19 @@ pub fn read_model(text: &str) -> Result<Option<Vec<bool>>, FormatError> {
             problem: "no model".into(),
         }),
         _ => Ok(Some(values)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn target_is_read_from_the_header_line() {
+        let header = "c satgen encoding=rays plies=42 mobility=33 side=White symmetry_break=true\n";
+        assert_eq!(read_target(header), Ok((33, SideFilter::White)));
+        let error = read_target("c satgen encoding=rays plies=42 side=Any\n").unwrap_err();
+        assert_eq!(error.to_string(), "1: no mobility= in the satgen header");
+        assert!(read_target("p cnf 1 1\n").is_err());
     }
 }

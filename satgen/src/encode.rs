@@ -37,6 +37,18 @@ pub enum SideFilter {
     White,
 }
 
+impl SideFilter {
+    /// Whether the position after `ply` plies counts (black moves at even plies: a pass is
+    /// a ply).
+    pub fn allows(self, ply: usize) -> bool {
+        match self {
+            SideFilter::Any => true,
+            SideFilter::Black => ply % 2 == 0,
+            SideFilter::White => ply % 2 == 1,
+        }
+    }
+}
+
 /// How the rules of one ply become clauses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -82,6 +94,8 @@ pub struct Layout {
 pub struct Encoded {
     pub formula: Formula,
     pub layout: Layout,
+    /// Per ply, the literal "the game is followed under the rules up to here".
+    pub active: Vec<Lit>,
 }
 
 /// The legal-move literals of a position, with the `A` chains they rest on.
@@ -224,6 +238,11 @@ pub fn encode(q: &Question) -> Encoded {
     layout.black.push(black0);
     layout.white.push(white0);
     let mut selectors = Vec::new();
+    // active[i]: the game is followed, move by move under the rules, up to ply i. Only the
+    // plies up to the position with the many moves need to be: every legal prefix extends
+    // to the full plies (a pass is always allowed without a move), so freeing the plies
+    // after it changes no answer and spares the solver building a continuation.
+    let mut active = vec![f.constant(true)];
     for i in 0..=q.plies {
         let (black, white) = (layout.black[i].clone(), layout.white[i].clone());
         let (player, opponent) = if i % 2 == 0 {
@@ -232,29 +251,30 @@ pub fn encode(q: &Question) -> Encoded {
             (&white, &black)
         };
         let (rules, legal) = Rules::legal_moves(q.encoding, &mut f, player, opponent);
-        let wanted = match q.side {
-            SideFilter::Any => true,
-            SideFilter::Black => i % 2 == 0,
-            SideFilter::White => i % 2 == 1,
-        };
-        if wanted {
+        if q.side.allows(i) {
             let select = f.lit();
             f.at_least_if(select, &legal, q.mobility);
+            f.clause(&[!select, active[i]]);
             selectors.push(select);
         }
         if i == q.plies {
             break;
         }
+        // The game goes on to ply i + 1 (checked, legal) only if this is active.
+        let next_active = f.lit();
+        f.clause(&[!next_active, active[i]]);
+        active.push(next_active);
         let next_black = f.block(64);
         let next_white = f.block(64);
         let moves = f.block(65);
         let pass = moves[64];
-        // One-hot move; a square only if legal; the pass only without a legal move.
-        f.clause(&moves);
+        // One-hot move; a square only if legal; the pass only without a legal move; all
+        // of it only on active plies.
+        f.clause(&[&[!next_active][..], &moves].concat());
         f.at_most_one(&moves);
         for s in 0..64 {
-            f.clause(&[!moves[s], legal[s]]);
-            f.clause(&[!pass, !legal[s]]);
+            f.clause(&[!next_active, !moves[s], legal[s]]);
+            f.clause(&[!next_active, !pass, !legal[s]]);
         }
         if i == 0 && q.symmetry_break {
             f.clause(&[moves[engine::Square::F5.index()]]);
@@ -274,7 +294,11 @@ pub fn encode(q: &Question) -> Encoded {
         layout.moves.push(moves);
     }
     f.clause(&selectors);
-    Encoded { formula: f, layout }
+    Encoded {
+        formula: f,
+        layout,
+        active,
+    }
 }
 
 #[cfg(test)]
@@ -294,10 +318,15 @@ mod tests {
         }
     }
 
+    /// Fixes the moves, and the rules on every ply (not only up to a position with the
+    /// mobility asked).
     fn fix_moves(encoded: &mut Encoded, moves: &[Move]) {
         for (i, mv) in moves.iter().enumerate() {
             let lit = encoded.layout.moves[i][crate::dimacs::move_index(*mv)];
             encoded.formula.clause(&[lit]);
+        }
+        for &active in &encoded.active {
+            encoded.formula.clause(&[active]);
         }
     }
 
@@ -377,9 +406,13 @@ mod tests {
                         "{encoding:?} {plies} plies, mobility {mobility}"
                     );
                     if let Some(model) = model {
-                        let decoded =
-                            crate::decode::decode(&encoded.layout, &model, mobility as u32)
-                                .unwrap();
+                        let decoded = crate::decode::decode(
+                            &encoded.layout,
+                            &model,
+                            mobility as u32,
+                            SideFilter::Any,
+                        )
+                        .unwrap();
                         assert_eq!(decoded.mobility as usize, most);
                     }
                 }

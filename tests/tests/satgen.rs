@@ -23,7 +23,8 @@ fn boundary_matches_the_enumerated_maximum() {
                 "{encoding:?}, {plies} plies, mobility {mobility}"
             );
             if let Some(model) = model {
-                let game = decode(&encoded.layout, &model, mobility as u32).unwrap();
+                let game =
+                    decode(&encoded.layout, &model, mobility as u32, SideFilter::Any).unwrap();
                 assert_eq!(game.mobility as usize, most);
                 let replayed = engine::Game::replay(
                     engine::Position::START,

@@ -196,11 +196,12 @@ fn answer(
     layout: &satgen::Layout,
     model: Option<Vec<bool>>,
     wanted: u32,
+    side: SideFilter,
     start: Instant,
 ) -> Result<Answer, Failure> {
     let game = match model {
         Some(model) => Some(
-            decode(layout, &model, wanted)
+            decode(layout, &model, wanted, side)
                 .map_err(|e| Failure::Invalid(format!("model rejected: {e}")))?,
         ),
         None => None,
@@ -242,7 +243,7 @@ fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
                 .map_err(|e| Failure::Input(format!("{program} output: {e}")))?
         }
     };
-    let mut answer = answer(&encoded.layout, model, q.mobility as u32, start)?;
+    let mut answer = answer(&encoded.layout, model, q.mobility as u32, q.side, start)?;
     answer.variables = Some(encoded.formula.variables());
     answer.clauses = Some(encoded.formula.clauses());
     answer.seconds = start.elapsed().as_secs_f64();
@@ -254,24 +255,12 @@ fn decode_files(args: &DecodeArgs, out: &mut impl Write) -> Result<(), Failure> 
     let cnf = read(&args.cnf)?;
     let layout = dimacs::read_layout(&cnf)
         .map_err(|e| Failure::Input(format!("{}:{e}", args.cnf.display())))?;
-    let wanted = cnf
-        .lines()
-        .next()
-        .and_then(|l| {
-            l.split_whitespace()
-                .find_map(|kv| kv.strip_prefix("mobility="))
-        })
-        .and_then(|v| v.parse().ok())
-        .ok_or_else(|| {
-            Failure::Input(format!(
-                "{}:1: no mobility= in the satgen header",
-                args.cnf.display()
-            ))
-        })?;
+    let (wanted, side) = dimacs::read_target(&cnf)
+        .map_err(|e| Failure::Input(format!("{}:{e}", args.cnf.display())))?;
     let model_text = read(&args.model)?;
     let model = dimacs::read_model(&model_text)
         .map_err(|e| Failure::Input(format!("{}:{e}", args.model.display())))?;
-    let answer = answer(&layout, model, wanted, start)?;
+    let answer = answer(&layout, model, wanted, side, start)?;
     print(&answer, args.json, out)
 }
 
