@@ -6,7 +6,11 @@ use std::sync::atomic::AtomicBool;
 
 use engine::{Board, Move};
 
-use crate::search::{children, Prover};
+use crate::search::{children, even_threshold, Prover};
+
+/// How far (in discs) from the guess the exact score's thresholds walk before they halve
+/// the interval instead: the selective search is rarely further off.
+const GUESS_REACH: i32 = 4;
 
 /// A threshold question asked on the way and its answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -62,9 +66,14 @@ impl std::fmt::Display for Wld {
 }
 
 impl Prover {
-    /// The exact score of `board` by binary search over thresholds, and a best move.
+    /// The exact score of `board` from threshold questions, and a best move. With a
+    /// guess, the thresholds walk from it two at a time (MTD(f)-like: an exact guess takes
+    /// two questions); beyond [`GUESS_REACH`] of it, or without one, they halve the interval
+    /// the bounds leave.
     pub fn exact_score(&mut self, board: &Board, stop: &AtomicBool) -> Option<Exact> {
-        let mut steps = Vec::new();
+        let mut steps: Vec<Step> = Vec::new();
+        let guess = self.guess(board, -65, 65, stop)?.map(even_threshold);
+        let mut walk = guess;
         loop {
             let (lower, upper) = self.bounds(board);
             if lower >= upper {
@@ -75,9 +84,13 @@ impl Prover {
                     steps,
                 });
             }
-            // The even threshold halfway into (lower, upper].
-            let t = lower + 2 * ((upper - lower + 3) / 4);
+            // An even threshold in (lower, upper].
+            let t = match (walk, guess) {
+                (Some(w), Some(g)) if (w - g).abs() <= GUESS_REACH => w.clamp(lower + 2, upper),
+                _ => lower + 2 * ((upper - lower + 3) / 4),
+            };
             let proven = self.prove(board, t, stop)?;
+            walk = walk.map(|_| if proven { t + 2 } else { t - 2 });
             steps.push(Step {
                 threshold: t,
                 proven,
@@ -85,18 +98,26 @@ impl Prover {
         }
     }
 
-    /// Win, draw or loss with at most two threshold questions (at least a draw? a win?).
+    /// Win, draw or loss with at most two threshold questions (at least a draw? a win?),
+    /// the one the guess expects to settle it first.
     pub fn wld(&mut self, board: &Board, stop: &AtomicBool) -> Option<(Wld, Vec<Step>)> {
         let mut steps = Vec::new();
-        for threshold in [0, 2] {
+        // Only the sign is wanted: the narrow window makes the guess cheap.
+        let order = match self.guess(board, -1, 1, stop)? {
+            Some(guess) if guess > 0 => [2, 0],
+            _ => [0, 2],
+        };
+        for threshold in order {
             let proven = self.prove(board, threshold, stop)?;
             steps.push(Step { threshold, proven });
-            if !proven {
-                let wld = if threshold == 0 { Wld::Loss } else { Wld::Draw };
-                return Some((wld, steps));
+            match (threshold, proven) {
+                (2, true) => return Some((Wld::Win, steps)),
+                (0, false) => return Some((Wld::Loss, steps)),
+                _ => {}
             }
         }
-        Some((Wld::Win, steps))
+        // At least a draw, not a win.
+        Some((Wld::Draw, steps))
     }
 
     /// A move after which the opponent scores at most `-score`, given that `board` scores

@@ -66,6 +66,10 @@ pub struct Options {
     /// Memory of the proof-number table and of the leaf solver's table, in MiB.
     pub table_mb: usize,
     pub leaf_table_mb: usize,
+    /// From this many empties, the exact score and win/draw/loss first guess the score
+    /// with the engine's selective alpha-beta search and ask the thresholds around it
+    /// first (the guess orders the questions, it never answers one); 61: never.
+    pub guess_empties: u32,
 }
 
 impl Default for Options {
@@ -77,6 +81,7 @@ impl Default for Options {
             epsilon: 0.25,
             table_mb: 192,
             leaf_table_mb: 64,
+            guess_empties: engine::search::root::SELECTIVE_MIN,
         }
     }
 }
@@ -86,7 +91,8 @@ impl Default for Options {
 pub struct Stats {
     /// Proof-number nodes expanded.
     pub dfpn_nodes: u64,
-    /// Questions handed to the alpha-beta solver, and the nodes it searched.
+    /// Questions handed to the alpha-beta solver, and the nodes it searched (for them and
+    /// for the selective guesses).
     pub leaves: u64,
     pub leaf_nodes: u64,
 }
@@ -157,7 +163,7 @@ impl Prover {
     pub fn new(options: Options) -> Prover {
         Prover {
             table: Table::new(options.table_mb),
-            solver: Solver::new(options.leaf_table_mb),
+            solver: Solver::new(options.leaf_table_mb).selective_from(options.guess_empties),
             eval: PatternEval::embedded(),
             options,
             stats: Stats::default(),
@@ -197,6 +203,20 @@ impl Prover {
             Some(e) => (e.lower as i32, e.upper as i32),
             None => stability_bounds(board),
         }
+    }
+
+    /// The selective search's guess at the score of `board` in the window (`alpha`,
+    /// `beta`) (`None` below [`Options::guess_empties`]), or `None` if `stop` was raised.
+    pub fn guess(
+        &mut self,
+        board: &Board,
+        alpha: i32,
+        beta: i32,
+        stop: &AtomicBool,
+    ) -> Option<Option<i32>> {
+        let (guess, nodes) = self.solver.selective_guess(board, alpha, beta, stop)?;
+        self.stats.leaf_nodes += nodes;
+        Some(guess)
     }
 
     /// Whether the side to move of `board` scores at least `threshold` (any value in

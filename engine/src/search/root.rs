@@ -88,19 +88,7 @@ impl Solver {
         stop: &AtomicBool,
     ) -> Option<Solution> {
         self.tt.new_generation();
-        let mut nodes = 0;
-        let mut guess = None;
-        if board.empty_count() >= self.selective_min {
-            for &level in SELECTIVE_LEVELS {
-                let mut search = Search::new(&self.tt, &*self.eval, stop);
-                search.selectivity = level;
-                guess = Some(self.aspiration(&mut search, board, alpha, beta, guess).0);
-                nodes += search.nodes;
-                if search.stopped() {
-                    return None;
-                }
-            }
-        }
+        let (guess, nodes) = self.selective_guess(board, alpha, beta, stop)?;
         let mut search = Search::new(&self.tt, &*self.eval, stop);
         let (score, square) = self.aspiration(&mut search, board, alpha, beta, guess);
         if search.stopped() {
@@ -123,6 +111,33 @@ impl Solver {
             pv,
             nodes: nodes + search.nodes,
         })
+    }
+
+    /// The score of the selective searches in (`alpha`, `beta`) (`None` below SELECTIVE_MIN
+    /// empties, where there are none) and the nodes they searched; `None` if `stop` was
+    /// raised. A guess only: the bounds it leaves in the table serve selective searches
+    /// alone, its moves any search.
+    pub fn selective_guess(
+        &self,
+        board: &Board,
+        alpha: i32,
+        beta: i32,
+        stop: &AtomicBool,
+    ) -> Option<(Option<i32>, u64)> {
+        let mut nodes = 0;
+        let mut guess = None;
+        if board.empty_count() >= self.selective_min {
+            for &level in SELECTIVE_LEVELS {
+                let mut search = Search::new(&self.tt, &*self.eval, stop);
+                search.selectivity = level;
+                guess = Some(self.aspiration(&mut search, board, alpha, beta, guess).0);
+                nodes += search.nodes;
+                if search.stopped() {
+                    return None;
+                }
+            }
+        }
+        Some((guess, nodes))
     }
 
     /// A principal-variation search in (`alpha`, `beta`) that first tries the window just

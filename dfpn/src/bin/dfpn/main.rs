@@ -54,6 +54,10 @@ pub struct SearchArgs {
     /// How a node's disproof number sums its children (weak: WPNS).
     #[arg(long, value_enum, default_value_t = Aggregation::Weak)]
     aggregation: Aggregation,
+    /// From this many empties, `score` and `wld` first guess the score with the engine's
+    /// selective search and ask the thresholds around it first (61: never guess).
+    #[arg(long, default_value_t = Options::default().guess_empties, value_parser = clap::value_parser!(u32).range(0..=61))]
+    guess_empties: u32,
     /// The 1+epsilon trick's epsilon (0: plain df-pn thresholds).
     #[arg(long, default_value_t = Options::default().epsilon, allow_negative_numbers = true)]
     epsilon: f64,
@@ -85,6 +89,7 @@ impl SearchArgs {
             epsilon: self.epsilon,
             table_mb: mb - mb / 4,
             leaf_table_mb: mb / 4,
+            guess_empties: self.guess_empties,
         })
     }
 }
