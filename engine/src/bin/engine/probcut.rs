@@ -70,31 +70,34 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         }
         return Ok(());
     }
+    let endgame_rows = errors
+        .iter()
+        .map(|e| (e.empties, e.depth, e.positions, e.bias, e.sigma));
+    print_table(out, ["empties", "depth"], endgame_rows)?;
+    if !midgame.is_empty() {
+        writeln!(out)?;
+        let midgame_rows = midgame
+            .iter()
+            .map(|e| (e.depth, e.shallow, e.positions, e.bias, e.sigma));
+        print_table(out, ["depth", "shallow"], midgame_rows)?;
+    }
+    Ok(())
+}
+
+/// An error table: the two columns that say what was measured (`keys`), then the number
+/// of positions, the bias and the standard deviation.
+fn print_table(
+    out: &mut impl Write,
+    keys: [&str; 2],
+    rows: impl Iterator<Item = (u32, u32, usize, f64, f64)>,
+) -> std::io::Result<()> {
     writeln!(
         out,
-        "{:>7} {:>5} {:>9} {:>7} {:>7}",
-        "empties", "depth", "positions", "bias", "sigma"
+        "{:>7} {:>7} {:>9} {:>7} {:>7}",
+        keys[0], keys[1], "positions", "bias", "sigma"
     )?;
-    for e in &errors {
-        writeln!(
-            out,
-            "{:>7} {:>5} {:>9} {:>7.2} {:>7.2}",
-            e.empties, e.depth, e.positions, e.bias, e.sigma
-        )?;
-    }
-    if !midgame.is_empty() {
-        writeln!(
-            out,
-            "\n{:>5} {:>7} {:>9} {:>7} {:>7}",
-            "depth", "shallow", "positions", "bias", "sigma"
-        )?;
-        for e in &midgame {
-            writeln!(
-                out,
-                "{:>5} {:>7} {:>9} {:>7.2} {:>7.2}",
-                e.depth, e.shallow, e.positions, e.bias, e.sigma
-            )?;
-        }
+    for (a, b, positions, bias, sigma) in rows {
+        writeln!(out, "{a:>7} {b:>7} {positions:>9} {bias:>7.2} {sigma:>7.2}")?;
     }
     Ok(())
 }
