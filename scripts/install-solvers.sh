@@ -1,10 +1,15 @@
 #!/bin/sh
-# Installs the external SAT solvers satgen can hand its CNF to (`--solver-cmd cadical`).
-# Debian/Ubuntu: CaDiCaL from the distribution. Run as root (or with sudo).
+# Installs what satgen's external runs use: CaDiCaL (`--solver-cmd cadical`) and GNU
+# parallel (to run `satgen cubes` manifests, README). Debian/Ubuntu packages; run as root
+# (or with sudo). Installs only what is missing.
 set -eu
-if command -v cadical >/dev/null 2>&1; then
-    echo "cadical already installed: $(command -v cadical)"
+missing=""
+command -v cadical >/dev/null 2>&1 || missing="$missing cadical"
+command -v parallel >/dev/null 2>&1 || missing="$missing parallel"
+if [ -z "$missing" ]; then
+    echo "already installed: $(command -v cadical) $(command -v parallel)"
     exit 0
 fi
 apt-get update
-apt-get install -y cadical
+# shellcheck disable=SC2086 # one word per package
+apt-get install -y $missing
