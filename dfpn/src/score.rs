@@ -71,7 +71,7 @@ impl Prover {
     /// two questions); beyond [`GUESS_REACH`] of it, or without one, they halve the interval
     /// the bounds leave.
     pub fn exact_score(&mut self, board: &Board, stop: &AtomicBool) -> Option<Exact> {
-        let mut steps: Vec<Step> = Vec::new();
+        let mut steps = Vec::new();
         let guess = self.guess(board, -65, 65, stop)?.map(even_threshold);
         let mut walk = guess;
         loop {

@@ -62,12 +62,11 @@ pub enum Encoding {
 impl Encoding {
     pub const ALL: [Encoding; 2] = [Encoding::Rays, Encoding::Wordops];
 
-    /// The name on the command line and in DIMACS headers.
-    pub fn name(self) -> &'static str {
-        match self {
-            Encoding::Rays => "rays",
-            Encoding::Wordops => "wordops",
-        }
+    /// The name on the command line, also written in DIMACS headers.
+    pub fn name(self) -> String {
+        use clap::ValueEnum as _;
+        let value = self.to_possible_value().expect("every encoding has a name");
+        value.get_name().to_string()
     }
 }
 
