@@ -29,6 +29,10 @@ use engine::{Bitboard, Board, Move};
 
 use crate::table::{Table, TableStats};
 
+/// Discs of evaluation margin over which [`Initial::Evaluation`] grades its numbers
+/// (measured on FFO #40-#52 `wld`: 24, 28 and 32 within noise, 8 and 16 worse).
+const MARGIN_RANGE: i32 = 28;
+
 /// The proof or disproof number of a solved node.
 pub const INFINITE: u32 = u32::MAX;
 /// Unsolved nodes never reach [`INFINITE`]: only bounds solve a node.
@@ -42,7 +46,7 @@ pub enum Initial {
     /// 1 to prove (one good move suffices), the number of legal moves to disprove (all
     /// must fail).
     Mobility,
-    /// Mobility scaled by how far the evaluation lies above or below the threshold.
+    /// Mobility scaled by where the evaluation lies against the threshold, on either side.
     Evaluation,
 }
 
@@ -357,9 +361,7 @@ impl Prover {
             Initial::Unit => (1, 1),
             Initial::Mobility => (1, board.mobility().max(1)),
             Initial::Evaluation => {
-                let margin = self.eval.evaluate(board) / 100 - t;
-                let scale = |m: i32| 1 + (m.clamp(0, 32) / 2) as u32;
-                (scale(-margin), board.mobility().max(1) * scale(margin))
+                evaluation_numbers(self.eval.evaluate(board) / 100, t, board.mobility())
             }
         }
     }
@@ -378,6 +380,20 @@ impl Prover {
         };
         (pn.min(LARGEST), dn.min(LARGEST))
     }
+}
+
+/// [`Initial::Evaluation`]'s numbers for a node the evaluation puts at `value` discs,
+/// asked whether it scores at least `t`, with `mobility` legal moves.
+///
+/// Both numbers follow the margin over the whole range, beyond the threshold too: of two
+/// children expected to succeed, the one with more to spare comes first, and its leaves,
+/// far from the threshold, are cheap. (Weighing only the side short of the threshold, as
+/// before, made all expected successes alike: 3.0x the nodes on FFO #40-#52 `wld`,
+/// results/dfpn.md.)
+fn evaluation_numbers(value: i32, t: i32, mobility: u32) -> (u32, u32) {
+    let margin = (value - t).clamp(-MARGIN_RANGE, MARGIN_RANGE);
+    let weight = |m: i32| 1 + (MARGIN_RANGE - m) as u32 / 2;
+    (weight(margin), mobility.max(1) * weight(-margin))
 }
 
 /// The index of the child with the smallest disproof number (the first on ties) and the
@@ -418,6 +434,30 @@ mod tests {
         assert_eq!(even_threshold(-3), -2);
         assert_eq!(even_threshold(2), 2);
         assert_eq!(even_threshold(0), 0);
+    }
+
+    #[test]
+    fn evaluation_numbers_grade_both_sides_of_the_threshold() {
+        // More to spare: easier to prove, harder to disprove, on either side of t.
+        for t in [-2, 0, 2] {
+            for value in -40..40 {
+                let (pn, dn) = evaluation_numbers(value, t, 5);
+                let (next_pn, next_dn) = evaluation_numbers(value + 1, t, 5);
+                assert!(next_pn <= pn && next_dn >= dn, "value {value}, t {t}");
+            }
+            let near = evaluation_numbers(t + 2, t, 5);
+            let far = evaluation_numbers(t + 20, t, 5);
+            assert!(far.0 < near.0 && far.1 > near.1, "t {t}: {near:?} {far:?}");
+            let near = evaluation_numbers(t - 2, t, 5);
+            let far = evaluation_numbers(t - 20, t, 5);
+            assert!(far.0 > near.0 && far.1 < near.1, "t {t}: {near:?} {far:?}");
+        }
+        assert_eq!(
+            evaluation_numbers(0, 0, 0),
+            (1 + 14, 1 + 14),
+            "no move counts as one"
+        );
+        assert_eq!(evaluation_numbers(64, 0, 3), (1, 3 * 29));
     }
 
     #[test]

@@ -87,7 +87,7 @@ fn a_wrong_answer_on_the_line_is_reported() {
 
 #[test]
 fn wld_in_json() {
-    let output = dfpn(&["wld", "--board", FFO1, "--json"]);
+    let output = dfpn(&["wld", "--board", FFO1, "--json", "--threads", "2"]);
     assert!(output.status.success());
     let rows = json_lines(&output);
     assert_eq!(rows[0]["wld"], "win");
@@ -161,6 +161,7 @@ fn bad_input_is_one_line_and_exit_2() {
         vec!["score", bad_file.to_str().unwrap()],
         vec!["score", "/no/such/file.obf"],
         vec!["score", "--board", FFO1, "--epsilon", "-1"],
+        vec!["wld", "--board", FFO1, "--threads", "0"],
         vec![
             "prove",
             bad_file.to_str().unwrap(),

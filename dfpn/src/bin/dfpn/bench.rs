@@ -16,7 +16,7 @@ pub struct Args {
           value_parser = clap::value_parser!(i32).range(-64..=64))]
     thresholds: Vec<i32>,
     #[command(flatten)]
-    search: SearchArgs,
+    pub search: SearchArgs,
 }
 
 #[derive(serde::Serialize)]

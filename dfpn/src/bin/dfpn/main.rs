@@ -61,6 +61,11 @@ pub struct SearchArgs {
     /// The 1+epsilon trick's epsilon (0: plain df-pn thresholds).
     #[arg(long, default_value_t = Options::default().epsilon, allow_negative_numbers = true)]
     epsilon: f64,
+    /// Threads for the alpha-beta searches (the guess of `score` and `wld`, leaves of 18
+    /// or more empties); df-pn itself runs on one. One by default, so that times compare
+    /// with `engine solve --threads 1`.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: u32,
     #[command(flatten)]
     eval: cli::EvalArgs,
     /// One JSON object per position, then a summary object.
@@ -72,6 +77,14 @@ impl SearchArgs {
     /// A prover with these settings.
     pub fn prover(&self) -> Result<dfpn::Prover, cli::Failure> {
         Ok(dfpn::Prover::new(self.options()?).with_eval(self.eval.load()?))
+    }
+
+    /// Sizes the pool the alpha-beta searches split their work in (once per process).
+    pub fn start_threads(&self) -> Result<(), cli::Failure> {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads as usize)
+            .build_global()
+            .map_err(|e| cli::Failure::Input(format!("cannot start {} threads: {e}", self.threads)))
     }
 
     pub fn options(&self) -> Result<Options, cli::Failure> {
@@ -108,6 +121,15 @@ fn main() -> ExitCode {
         Err(code) => return code,
     };
     let mut out = io::stdout().lock();
+    let search = match &cli.command {
+        Command::Prove(args) => Some(&args.search),
+        Command::Score(args) | Command::Wld(args) => Some(&args.search),
+        Command::Bench(args) => Some(&args.search),
+        Command::CheckProof(_) => None,
+    };
+    if let Some(Err(failure)) = search.map(SearchArgs::start_threads) {
+        return cli::exit_code("dfpn", Err(failure));
+    }
     let result = match cli.command {
         Command::Prove(args) => prove::run(&args, &mut out),
         Command::Score(args) => score::run(&args, false, &mut out),

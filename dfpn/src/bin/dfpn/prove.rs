@@ -18,7 +18,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     proof: Option<PathBuf>,
     #[command(flatten)]
-    search: SearchArgs,
+    pub search: SearchArgs,
 }
 
 #[derive(serde::Serialize)]

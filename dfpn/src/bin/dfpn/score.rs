@@ -11,7 +11,7 @@ pub struct Args {
     #[command(flatten)]
     positions: PositionArgs,
     #[command(flatten)]
-    search: SearchArgs,
+    pub search: SearchArgs,
 }
 
 /// A row of `score` (with `score` and `best_move`) or of `wld` (with `wld`).
