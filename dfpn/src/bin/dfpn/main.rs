@@ -79,14 +79,6 @@ impl SearchArgs {
         Ok(dfpn::Prover::new(self.options()?).with_eval(self.eval.load()?))
     }
 
-    /// Sizes the pool the alpha-beta searches split their work in (once per process).
-    pub fn start_threads(&self) -> Result<(), cli::Failure> {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(self.threads as usize)
-            .build_global()
-            .map_err(|e| cli::Failure::Input(format!("cannot start {} threads: {e}", self.threads)))
-    }
-
     pub fn options(&self) -> Result<Options, cli::Failure> {
         if !(0.0..=16.0).contains(&self.epsilon) {
             return Err(cli::Failure::Input(format!(
@@ -120,22 +112,26 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    let mut out = io::stdout().lock();
-    let search = match &cli.command {
-        Command::Prove(args) => Some(&args.search),
-        Command::Score(args) | Command::Wld(args) => Some(&args.search),
-        Command::Bench(args) => Some(&args.search),
-        Command::CheckProof(_) => None,
+    // The alpha-beta searches split their work in this pool.
+    let threads = match &cli.command {
+        Command::Prove(args) => args.search.threads,
+        Command::Score(args) | Command::Wld(args) => args.search.threads,
+        Command::Bench(args) => args.search.threads,
+        Command::CheckProof(_) => 1,
     };
-    if let Some(Err(failure)) = search.map(SearchArgs::start_threads) {
-        return cli::exit_code("dfpn", Err(failure));
-    }
-    let result = match cli.command {
-        Command::Prove(args) => prove::run(&args, &mut out),
-        Command::Score(args) => score::run(&args, false, &mut out),
-        Command::Wld(args) => score::run(&args, true, &mut out),
-        Command::CheckProof(args) => check::run(&args, &mut out),
-        Command::Bench(args) => bench::run(&args, &mut out),
+    let pool = match cli::thread_pool(Some(threads)) {
+        Ok(pool) => pool,
+        Err(failure) => return cli::exit_code("dfpn", Err(failure)),
     };
+    let result = pool.install(|| {
+        let mut out = io::stdout().lock();
+        match cli.command {
+            Command::Prove(args) => prove::run(&args, &mut out),
+            Command::Score(args) => score::run(&args, false, &mut out),
+            Command::Wld(args) => score::run(&args, true, &mut out),
+            Command::CheckProof(args) => check::run(&args, &mut out),
+            Command::Bench(args) => bench::run(&args, &mut out),
+        }
+    });
     cli::exit_code("dfpn", result)
 }
