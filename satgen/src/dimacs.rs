@@ -77,10 +77,29 @@ pub fn move_index(mv: Move) -> usize {
 
 /// Why a file does not describe a game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{line}: {problem}")]
+#[error("{}{problem}", line_prefix(*.line))]
 pub struct FormatError {
+    /// The line to blame (from 1), or 0 when the file as a whole lacks something.
     pub line: usize,
     pub problem: String,
+}
+
+impl FormatError {
+    /// The error as `FILE:LINE: problem`, or `FILE: problem` for the file as a whole.
+    pub fn located(&self, file: &std::path::Path) -> String {
+        match self.line {
+            0 => format!("{}: {}", file.display(), self.problem),
+            line => format!("{}:{line}: {}", file.display(), self.problem),
+        }
+    }
+}
+
+fn line_prefix(line: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!("{line}: ")
+    }
 }
 
 /// The mobility and side asked, from the first line of a header written by [`write`].
@@ -202,6 +221,17 @@ pub fn read_model(text: &str) -> Result<Option<Vec<bool>>, FormatError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn errors_name_the_line_or_the_whole_file() {
+        let file = std::path::Path::new("m.out");
+        let none = read_model("c nothing here\n").unwrap_err();
+        assert_eq!(none.to_string(), "no model");
+        assert_eq!(none.located(file), "m.out: no model");
+        let bad = read_model("s SATISFIABLE\nv 1 -2\nv x 0\n").unwrap_err();
+        assert_eq!(bad.located(file), "m.out:3: \"x\" is not a literal");
+        assert_eq!(read_model("s SATISFIABLE\nv 1 -2 0\n"), Ok(Some(vec![true, false])));
+    }
 
     #[test]
     fn target_is_read_from_the_header_line() {

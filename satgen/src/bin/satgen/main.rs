@@ -253,13 +253,12 @@ fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
 fn decode_files(args: &DecodeArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = Instant::now();
     let cnf = read(&args.cnf)?;
-    let layout = dimacs::read_layout(&cnf)
-        .map_err(|e| Failure::Input(format!("{}:{e}", args.cnf.display())))?;
-    let (wanted, side) = dimacs::read_target(&cnf)
-        .map_err(|e| Failure::Input(format!("{}:{e}", args.cnf.display())))?;
+    let layout = dimacs::read_layout(&cnf).map_err(|e| Failure::Input(e.located(&args.cnf)))?;
+    let (wanted, side) =
+        dimacs::read_target(&cnf).map_err(|e| Failure::Input(e.located(&args.cnf)))?;
     let model_text = read(&args.model)?;
-    let model = dimacs::read_model(&model_text)
-        .map_err(|e| Failure::Input(format!("{}:{e}", args.model.display())))?;
+    let model =
+        dimacs::read_model(&model_text).map_err(|e| Failure::Input(e.located(&args.model)))?;
     let answer = answer(&layout, model, wanted, side, start)?;
     print(&answer, args.json, out)
 }
