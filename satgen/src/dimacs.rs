@@ -230,7 +230,10 @@ mod tests {
         assert_eq!(none.located(file), "m.out: no model");
         let bad = read_model("s SATISFIABLE\nv 1 -2\nv x 0\n").unwrap_err();
         assert_eq!(bad.located(file), "m.out:3: \"x\" is not a literal");
-        assert_eq!(read_model("s SATISFIABLE\nv 1 -2 0\n"), Ok(Some(vec![true, false])));
+        assert_eq!(
+            read_model("s SATISFIABLE\nv 1 -2 0\n"),
+            Ok(Some(vec![true, false]))
+        );
     }
 
     #[test]
