@@ -25,12 +25,13 @@ pub fn write(
         .collect();
     writeln!(
         out,
-        "c satgen encoding={} plies={} mobility={} side={:?} symmetry_break={}",
+        "c satgen encoding={} plies={} mobility={} side={:?} symmetry_break={} exact_ply={}",
         q.encoding.name(),
         q.plies,
         q.mobility,
         q.side,
-        q.symmetry_break
+        q.symmetry_break,
+        q.exact_ply
     )?;
     let l = &encoded.layout;
     for i in 0..l.black.len() {

@@ -78,6 +78,17 @@ pub struct Question {
     /// Fix the first move to f5 (the four first moves are symmetric).
     pub symmetry_break: bool,
     pub encoding: Encoding,
+    /// Only the position after exactly `plies` plies counts. The question at 42 plies is
+    /// the disjunction of these over `plies` = 0..=42, each far smaller (no choice of ply,
+    /// no totalizer on the other plies): the cubes of `satgen cubes --by-ply`.
+    pub exact_ply: bool,
+}
+
+impl Question {
+    /// Whether the position after `ply` plies may be the one with the many moves.
+    fn counts(&self, ply: usize) -> bool {
+        self.side.allows(ply) && (!self.exact_ply || ply == self.plies)
+    }
 }
 
 /// Where the variables that describe a game live: per ply `i`, black and white discs and
@@ -250,7 +261,7 @@ pub fn encode(q: &Question) -> Encoded {
             (&white, &black)
         };
         let (rules, legal) = Rules::legal_moves(q.encoding, &mut f, player, opponent);
-        if q.side.allows(i) {
+        if q.counts(i) {
             let select = f.lit();
             f.at_least_if(select, &legal, q.mobility);
             f.clause(&[!select, active[i]]);
@@ -314,6 +325,7 @@ mod tests {
             side: SideFilter::Any,
             symmetry_break: false,
             encoding,
+            exact_ply: false,
         }
     }
 
@@ -372,6 +384,64 @@ mod tests {
                         crate::solve::varisat(&encoded.formula).is_none(),
                         "{encoding:?} seed {seed} square {illegal}"
                     );
+                }
+            }
+        }
+    }
+
+    /// The largest mobility after exactly `plies` plies of the variant rules (a pass when
+    /// there is no move, and play goes on), by brute force.
+    fn exact_max_mobility(board: &Board, plies: usize) -> u32 {
+        if plies == 0 {
+            return board.mobility();
+        }
+        let moves = board.moves();
+        if moves == 0 {
+            return exact_max_mobility(&board.pass(), plies - 1);
+        }
+        engine::Bitboard(moves)
+            .map(|sq| exact_max_mobility(&board.play_flips(sq, board.flips(sq)), plies - 1))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// With `exact_ply`, the SAT/UNSAT boundary is the largest mobility at exactly that
+    /// ply (after 1 ply it is 3, at the start 4: a mutant counting every ply up to it
+    /// fails).
+    #[test]
+    fn exact_ply_boundary_matches_brute_force() {
+        let most: Vec<u32> = (0..=5)
+            .map(|p| exact_max_mobility(&Board::START, p))
+            .collect();
+        assert_eq!(most[..2], [4, 3]);
+        for encoding in Encoding::ALL {
+            for plies in 1..=5 {
+                let most = exact_max_mobility(&Board::START, plies) as usize;
+                for (mobility, sat) in [(most, true), (most + 1, false)] {
+                    let q = Question {
+                        symmetry_break: true,
+                        exact_ply: true,
+                        ..question(plies, mobility, encoding)
+                    };
+                    let encoded = encode(&q);
+                    let model = crate::solve::varisat(&encoded.formula);
+                    assert_eq!(
+                        model.is_some(),
+                        sat,
+                        "{encoding:?} ply {plies}, mobility {mobility}"
+                    );
+                    if let Some(model) = model {
+                        // Decoding stops at the first position with the mobility.
+                        let game = crate::decode::decode(
+                            &encoded.layout,
+                            &model,
+                            mobility as u32,
+                            SideFilter::Any,
+                        )
+                        .unwrap();
+                        let boards = replay_variant(&game.moves).unwrap();
+                        assert!(boards[game.ply].mobility() as usize >= most);
+                    }
                 }
             }
         }

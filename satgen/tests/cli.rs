@@ -181,6 +181,61 @@ fn cubes_split_the_question_and_decode_one_by_one() {
     assert!(sat >= 1);
 }
 
+/// Cubes by ply: one per ply, the last ply with N empty squares first; together they
+/// answer as the whole question does, on both sides of the true maximum.
+#[test]
+fn cubes_by_ply_answer_as_the_whole_question() {
+    let plies = 5;
+    let most = engine::reference::max_mobility(&engine::Board::START, plies);
+    for (mobility, sat) in [(most, true), (most + 1, false)] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("cubes");
+        let (m, p) = (mobility.to_string(), plies.to_string());
+        let output = satgen(&[
+            "cubes",
+            "--mobility",
+            &m,
+            "--plies",
+            &p,
+            "--by-ply",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let manifest = std::fs::read_to_string(out.join("manifest.txt")).unwrap();
+        let labels: Vec<&str> = manifest
+            .lines()
+            .map(|l| l.split_whitespace().nth(1).unwrap())
+            .collect();
+        assert_eq!(
+            labels,
+            ["ply=5", "ply=4", "ply=3", "ply=2", "ply=1", "ply=0"]
+        );
+        let mut solved = 0;
+        for line in manifest.lines() {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let cnf = out.join(fields[2]);
+            let Some(model) = solve_file(&cnf) else {
+                continue;
+            };
+            solved += 1;
+            let output = decode_with(&cnf, &dir.path().join("model.txt"), &model);
+            assert!(output.status.success());
+            let answer = json(&output);
+            let game =
+                engine::Game::replay(engine::Position::START, answer["moves"].as_str().unwrap())
+                    .unwrap();
+            assert!(game.last().board.mobility() >= mobility);
+            assert!(answer["ply"].as_u64().unwrap() <= fields[1][4..].parse().unwrap());
+        }
+        assert_eq!(solved > 0, sat, "mobility {mobility}: {solved} cubes SAT");
+    }
+}
+
 /// Solves a DIMACS file with varisat directly, as an external solver would: the model's
 /// literals, or `None` if unsatisfiable.
 fn solve_file(cnf: &Path) -> Option<Vec<String>> {

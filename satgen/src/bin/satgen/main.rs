@@ -37,45 +37,82 @@ enum Command {
 struct CubesArgs {
     #[command(flatten)]
     question: QuestionArgs,
-    /// Plies fixed per cube.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=8))]
-    depth: u32,
-    /// Directory for the cube CNFs and manifest.txt (one line per cube: number, moves,
-    /// file), e.g. for `parallel` or a Slurm array; `satgen decode` works on each cube.
+    /// Plies fixed per cube: one cube per sequence of first moves.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=8), required_unless_present = "by_ply")]
+    depth: Option<u32>,
+    /// One cube per ply P up to --plies instead: the position after exactly P plies has
+    /// the moves (see --exact-ply). Listed first from the last ply that leaves N empty
+    /// squares without a pass down, then the plies that need passes.
+    #[arg(long, conflicts_with = "depth")]
+    by_ply: bool,
+    /// Directory for the cube CNFs and manifest.txt (one line per cube: number, moves
+    /// fixed or ply=P, file), e.g. for `parallel` or a Slurm array; `satgen decode` works
+    /// on each cube.
     #[arg(short, long)]
     output: PathBuf,
 }
 
+/// The plies of `--by-ply` cubes in the order worth trying: a position with `mobility`
+/// moves has that many empty squares, so without passes it comes at ply 60 - mobility at
+/// the latest, and the fullest boards have the most room for moves (the known witnesses
+/// of 33 are at plies 26 and 27); plies beyond need passes and come last.
+fn cube_plies(q: &Question) -> Vec<usize> {
+    let latest = 60usize.saturating_sub(q.mobility).min(q.plies);
+    (0..=latest)
+        .rev()
+        .chain(latest + 1..=q.plies)
+        .filter(|&ply| q.side.allows(ply))
+        .collect()
+}
+
 fn cubes(args: &CubesArgs) -> Result<(), Failure> {
     let q = args.question.question();
-    if args.depth as usize > q.plies {
-        return Err(Failure::Input(format!(
-            "--depth {} exceeds --plies {}",
-            args.depth, q.plies
-        )));
-    }
-    let encoded = encode(&q);
-    let cubes = satgen::decode::prefixes(args.depth as usize, q.symmetry_break);
     let dir = &args.output;
     std::fs::create_dir_all(dir).map_err(|e| Failure::Input(format!("{}: {e}", dir.display())))?;
     let mut manifest = String::new();
-    for (i, prefix) in cubes.iter().enumerate() {
+    let mut write_cube = |i: usize,
+                          q: &Question,
+                          encoded: &satgen::Encoded,
+                          prefix: &[engine::Move],
+                          label: String|
+     -> Result<(), Failure> {
         let name = format!("cube-{i:05}.cnf");
         let mut writer = BufWriter::new(std::fs::File::create(dir.join(&name))?);
-        dimacs::write(&mut writer, &q, &encoded, prefix)?;
+        dimacs::write(&mut writer, q, encoded, prefix)?;
         writer.flush()?;
-        manifest.push_str(&format!(
-            "{i:05} {} {name}\n",
-            engine::game::format_moves(prefix)
-        ));
-    }
+        manifest.push_str(&format!("{i:05} {label} {name}\n"));
+        Ok(())
+    };
+    let count = match args.depth {
+        Some(depth) => {
+            if depth as usize > q.plies {
+                return Err(Failure::Input(format!(
+                    "--depth {depth} exceeds --plies {}",
+                    q.plies
+                )));
+            }
+            let encoded = encode(&q);
+            let cubes = satgen::decode::prefixes(depth as usize, q.symmetry_break);
+            for (i, prefix) in cubes.iter().enumerate() {
+                write_cube(i, &q, &encoded, prefix, engine::game::format_moves(prefix))?;
+            }
+            cubes.len()
+        }
+        None => {
+            let plies = cube_plies(&q);
+            for (i, &ply) in plies.iter().enumerate() {
+                let cube = Question {
+                    plies: ply,
+                    exact_ply: true,
+                    ..q
+                };
+                write_cube(i, &cube, &encode(&cube), &[], format!("ply={ply}"))?;
+            }
+            plies.len()
+        }
+    };
     std::fs::write(dir.join("manifest.txt"), manifest)?;
-    eprintln!(
-        "satgen: {} cubes of {} plies in {}",
-        cubes.len(),
-        args.depth,
-        dir.display()
-    );
+    eprintln!("satgen: {count} cubes in {}", dir.display());
     Ok(())
 }
 
@@ -97,6 +134,9 @@ struct QuestionArgs {
     /// operations bit-blasted.
     #[arg(long, value_enum, default_value_t = Encoding::Rays)]
     encoding: Encoding,
+    /// Only the position after exactly --plies plies counts (not any up to it).
+    #[arg(long)]
+    exact_ply: bool,
 }
 
 impl QuestionArgs {
@@ -107,6 +147,7 @@ impl QuestionArgs {
             side: self.side,
             symmetry_break: !self.no_symmetry_break,
             encoding: self.encoding,
+            exact_ply: self.exact_ply,
         }
     }
 }
