@@ -54,33 +54,6 @@ pub fn replay_variant(moves: &[Move]) -> Result<Vec<Board>, DecodeError> {
     Ok(boards)
 }
 
-/// Every sequence of `depth` plies from the start under the variant rules (a pass when
-/// forced), the first move f5 when `symmetry_break`: the cubes that split a question.
-pub fn prefixes(depth: usize, symmetry_break: bool) -> Vec<Vec<Move>> {
-    let mut games = vec![(Vec::new(), Board::START)];
-    for ply in 0..depth {
-        games = games
-            .into_iter()
-            .flat_map(|(moves, board): (Vec<Move>, Board)| {
-                let next: Vec<(Move, Board)> = if board.moves() == 0 {
-                    vec![(Move::Pass, board.pass())]
-                } else {
-                    engine::Bitboard(board.moves())
-                        .filter(|&sq| !(ply == 0 && symmetry_break) || sq == Square::F5)
-                        .map(|sq| (Move::Play(sq), board.play(sq).expect("legal")))
-                        .collect()
-                };
-                next.into_iter().map(move |(mv, b)| {
-                    let mut moves = moves.clone();
-                    moves.push(mv);
-                    (moves, b)
-                })
-            })
-            .collect();
-    }
-    games.into_iter().map(|(moves, _)| moves).collect()
-}
-
 /// The game a model describes, replayed move by move up to the first position (of the
 /// side `side` asks for) with at least `wanted` moves; the plies after it are free in the
 /// encoding and not read.

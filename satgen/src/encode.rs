@@ -447,15 +447,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn cube_prefixes_are_the_games_after_f5() {
-        let counts: Vec<usize> = (1..=4)
-            .map(|d| crate::decode::prefixes(d, true).len())
-            .collect();
-        assert_eq!(counts, [1, 3, 14, 61]); // perft 1-4 over 4 symmetric first moves
-        assert_eq!(crate::decode::prefixes(3, false).len(), 56);
-    }
-
     /// The SAT/UNSAT boundary at small ply counts is the true maximum mobility, in both
     /// encodings.
     #[test]

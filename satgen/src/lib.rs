@@ -2,11 +2,12 @@
 //! has at least N legal moves? As CNF for SAT solvers, solved inside (varisat) or outside
 //! (any DIMACS solver), every model decoded and replayed by the core.
 //!
-//! [`formula`] (clauses, Tseitin gates, rustsat's cardinality and at-most-one encodings),
+//! [`cubes`] (a question split into independent parts), [`formula`] (clauses, Tseitin gates, rustsat's cardinality and at-most-one encodings),
 //! [`encode`] (the game under the variant rules), [`dimacs`] (files and solver output),
 //! [`decode`] (models back to checked games), [`solve`] (varisat), [`wordops`] (words of
 //! literals for the core's table-free rules).
 
+pub mod cubes;
 pub mod decode;
 pub mod dimacs;
 pub mod encode;

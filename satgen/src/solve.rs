@@ -1,7 +1,13 @@
-//! The embedded solver: varisat on the formula's clauses.
+//! Solving a question: the embedded varisat on the formula's clauses, or an external DIMACS
+//! solver run on a file, which can be stopped midway (another cube answered, Ctrl-C).
+
+use std::io::{BufWriter, Write};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use varisat::ExtendFormula;
 
+use crate::encode::{Encoded, Question};
 use crate::formula::Formula;
 
 /// A model (value per variable, index 0 = variable 1) or `None` if unsatisfiable.
@@ -29,4 +35,122 @@ pub fn varisat(formula: &Formula) -> Option<Vec<bool>> {
         }
     }
     Some(values)
+}
+
+/// What an external solver run came to.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A model (unchecked: decode it).
+    Sat(Vec<bool>),
+    Unsat,
+    /// Stopped from outside before the solver answered; the solver was killed.
+    Stopped,
+}
+
+/// How often a running solver is checked for an answer and the stop condition.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Runs `command` (a program and its arguments; the CNF file is appended) on the question
+/// written as DIMACS. The solver writes to a file, not a pipe: a model is larger than a
+/// pipe's buffer and the solver must not block on it while `stop` is polled.
+pub fn external(
+    command: &str,
+    q: &Question,
+    encoded: &Encoded,
+    stop: impl Fn() -> bool,
+) -> Result<Outcome, String> {
+    let mut words = command.split_whitespace();
+    let program = words.next().ok_or("empty --solver-cmd")?;
+    let dir = tempfile::tempdir().map_err(|e| format!("temporary directory: {e}"))?;
+    let cnf = dir.path().join("question.cnf");
+    let output = dir.path().join("solver.out");
+    let write = || -> std::io::Result<()> {
+        let mut writer = BufWriter::new(std::fs::File::create(&cnf)?);
+        crate::dimacs::write(&mut writer, q, encoded, &[])?;
+        writer.flush()
+    };
+    write().map_err(|e| format!("{}: {e}", cnf.display()))?;
+    let out_file =
+        std::fs::File::create(&output).map_err(|e| format!("{}: {e}", output.display()))?;
+    let mut child = Command::new(program)
+        .args(words)
+        .arg(&cnf)
+        .stdout(out_file)
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot run {program:?}: {e}"))?;
+    loop {
+        if child
+            .try_wait()
+            .map_err(|e| format!("{program}: {e}"))?
+            .is_some()
+        {
+            break;
+        }
+        if stop() {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(Outcome::Stopped);
+        }
+        std::thread::sleep(POLL);
+    }
+    let text = std::fs::read_to_string(&output).map_err(|e| format!("{program} output: {e}"))?;
+    match crate::dimacs::read_model(&text).map_err(|e| format!("{program} output: {e}"))? {
+        Some(model) => Ok(Outcome::Sat(model)),
+        None => Ok(Outcome::Unsat),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::{encode, Encoding, SideFilter};
+    use std::time::Instant;
+
+    fn small() -> (Question, Encoded) {
+        let q = Question {
+            plies: 2,
+            mobility: 3,
+            side: SideFilter::Any,
+            symmetry_break: true,
+            encoding: Encoding::Rays,
+            exact_ply: false,
+        };
+        let encoded = encode(&q);
+        (q, encoded)
+    }
+
+    /// A stand-in solver: a shell script printing `text` whatever the CNF.
+    fn script(dir: &std::path::Path, name: &str, text: &str) -> String {
+        let path = dir.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\nprintf '{text}'\n")).unwrap();
+        format!("sh {}", path.display())
+    }
+
+    #[test]
+    fn external_verdicts_stops_and_failures() {
+        let (q, encoded) = small();
+        let dir = tempfile::tempdir().unwrap();
+        let unsat = script(dir.path(), "unsat.sh", "s UNSATISFIABLE\\n");
+        assert_eq!(external(&unsat, &q, &encoded, || false), Ok(Outcome::Unsat));
+        let sat = script(dir.path(), "sat.sh", "s SATISFIABLE\\nv 1 -2 3 0\\n");
+        assert_eq!(
+            external(&sat, &q, &encoded, || false),
+            Ok(Outcome::Sat(vec![true, false, true]))
+        );
+        let garbage = script(dir.path(), "garbage.sh", "s MAYBE\\n");
+        assert!(external(&garbage, &q, &encoded, || false)
+            .unwrap_err()
+            .contains("output"));
+        assert!(external("/no/such/solver", &q, &encoded, || false)
+            .unwrap_err()
+            .contains("cannot run"));
+        // A solver that would run for a minute is killed as soon as it is stopped.
+        let start = Instant::now();
+        assert_eq!(
+            external("sleep 60", &q, &encoded, || true),
+            Ok(Outcome::Stopped)
+        );
+        assert!(start.elapsed() < Duration::from_secs(30));
+    }
 }

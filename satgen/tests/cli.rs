@@ -236,6 +236,75 @@ fn cubes_by_ply_answer_as_the_whole_question() {
     }
 }
 
+/// `solve --by-ply`: SAT with a replayed game at the maximum, UNSAT above it with every
+/// cube UNSAT; a solver's model that does not replay is rejected (exit 1), not trusted.
+#[test]
+fn solve_by_ply_answers_and_checks_models() {
+    let plies = 5;
+    let most = engine::reference::max_mobility(&engine::Board::START, plies);
+    let p = plies.to_string();
+    let m = most.to_string();
+    let answer = json(&satgen(&[
+        "solve",
+        "--mobility",
+        &m,
+        "--plies",
+        &p,
+        "--by-ply",
+        "--threads",
+        "2",
+        "--json",
+    ]));
+    assert_eq!(answer["result"], "SAT", "{answer}");
+    let game =
+        engine::Game::replay(engine::Position::START, answer["moves"].as_str().unwrap()).unwrap();
+    assert!(game.last().board.mobility() >= most);
+    assert!(answer["cubes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["result"] == "SAT"));
+
+    let above = (most + 1).to_string();
+    let output = satgen(&[
+        "solve",
+        "--mobility",
+        &above,
+        "--plies",
+        &p,
+        "--by-ply",
+        "--json",
+    ]);
+    assert!(output.status.success());
+    let answer = json(&output);
+    assert_eq!(answer["result"], "UNSAT", "{answer}");
+    let cubes = answer["cubes"].as_array().unwrap();
+    assert_eq!(cubes.len(), plies as usize + 1);
+    assert!(cubes.iter().all(|c| c["result"] == "UNSAT"), "{answer}");
+
+    // A "solver" that claims SAT with a model of all-false variables.
+    let dir = tempfile::tempdir().unwrap();
+    let liar = dir.path().join("liar.sh");
+    std::fs::write(&liar, "#!/bin/sh\necho 's SATISFIABLE'\necho 'v -1 0'\n").unwrap();
+    let command = format!("sh {}", liar.display());
+    let output = satgen(&[
+        "solve",
+        "--mobility",
+        &m,
+        "--plies",
+        &p,
+        "--by-ply",
+        "--solver-cmd",
+        &command,
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let err = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        err.lines().last().unwrap().contains("model rejected"),
+        "{err}"
+    );
+}
+
 /// Solves a DIMACS file with varisat directly, as an external solver would: the model's
 /// literals, or `None` if unsatisfiable.
 fn solve_file(cnf: &Path) -> Option<Vec<String>> {

@@ -4,10 +4,14 @@
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 use engine::cli::{self, Failure};
+use rayon::prelude::*;
+use satgen::solve::Outcome;
 use satgen::{decode, dimacs, encode, Encoding, Question, SideFilter};
 
 #[derive(Parser)]
@@ -41,8 +45,8 @@ struct CubesArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=8), required_unless_present = "by_ply")]
     depth: Option<u32>,
     /// One cube per ply P up to --plies instead: the position after exactly P plies has
-    /// the moves (see --exact-ply). Listed first from the last ply that leaves N empty
-    /// squares without a pass down, then the plies that need passes.
+    /// the moves (see --exact-ply). Listed from the last ply that leaves N empty squares
+    /// without a pass down, then the plies that need passes.
     #[arg(long, conflicts_with = "depth")]
     by_ply: bool,
     /// Directory for the cube CNFs and manifest.txt (one line per cube: number, moves
@@ -50,19 +54,6 @@ struct CubesArgs {
     /// on each cube.
     #[arg(short, long)]
     output: PathBuf,
-}
-
-/// The plies of `--by-ply` cubes in the order worth trying: a position with `mobility`
-/// moves has that many empty squares, so without passes it comes at ply 60 - mobility at
-/// the latest, and the fullest boards have the most room for moves (the known witnesses
-/// of 33 are at plies 26 and 27); plies beyond need passes and come last.
-fn cube_plies(q: &Question) -> Vec<usize> {
-    let latest = 60usize.saturating_sub(q.mobility).min(q.plies);
-    (0..=latest)
-        .rev()
-        .chain(latest + 1..=q.plies)
-        .filter(|&ply| q.side.allows(ply))
-        .collect()
 }
 
 fn cubes(args: &CubesArgs) -> Result<(), Failure> {
@@ -92,23 +83,18 @@ fn cubes(args: &CubesArgs) -> Result<(), Failure> {
                 )));
             }
             let encoded = encode(&q);
-            let cubes = satgen::decode::prefixes(depth as usize, q.symmetry_break);
+            let cubes = satgen::cubes::prefixes(depth as usize, q.symmetry_break);
             for (i, prefix) in cubes.iter().enumerate() {
                 write_cube(i, &q, &encoded, prefix, engine::game::format_moves(prefix))?;
             }
             cubes.len()
         }
         None => {
-            let plies = cube_plies(&q);
-            for (i, &ply) in plies.iter().enumerate() {
-                let cube = Question {
-                    plies: ply,
-                    exact_ply: true,
-                    ..q
-                };
-                write_cube(i, &cube, &encode(&cube), &[], format!("ply={ply}"))?;
+            let cubes = satgen::cubes::by_ply(&q);
+            for (i, cube) in cubes.iter().enumerate() {
+                write_cube(i, cube, &encode(cube), &[], format!("ply={}", cube.plies))?;
             }
-            plies.len()
+            cubes.len()
         }
     };
     std::fs::write(dir.join("manifest.txt"), manifest)?;
@@ -169,6 +155,14 @@ struct SolveArgs {
     /// argument and expected to print s/v lines; default: the embedded varisat.
     #[arg(long)]
     solver_cmd: Option<String>,
+    /// Split the question into its cubes by ply (`satgen cubes --by-ply`) and solve them
+    /// side by side, in that order: the first SAT cube answers (the others are stopped),
+    /// UNSAT when every cube is.
+    #[arg(long)]
+    by_ply: bool,
+    /// Cubes solved at once with --by-ply (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
     /// One JSON object.
     #[arg(long)]
     json: bool,
@@ -193,6 +187,19 @@ struct Answer {
     variables: Option<u32>,
     clauses: Option<usize>,
     seconds: f64,
+    /// With --by-ply: each cube started, in the order they finished.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cubes: Option<Vec<CubeReport>>,
+}
+
+#[derive(Clone, serde::Serialize)]
+struct CubeReport {
+    ply: usize,
+    /// SAT, UNSAT, or stopped (another cube answered first, or Ctrl-C).
+    result: &'static str,
+    variables: u32,
+    clauses: usize,
+    seconds: f64,
 }
 
 fn print(answer: &Answer, json: bool, out: &mut impl Write) -> Result<(), Failure> {
@@ -205,6 +212,25 @@ fn print(answer: &Answer, json: bool, out: &mut impl Write) -> Result<(), Failur
     }
     if let (Some(v), Some(c)) = (answer.variables, answer.clauses) {
         writeln!(out, "{v} variables, {c} clauses")?;
+    }
+    if let Some(cubes) = &answer.cubes {
+        let count = |result| cubes.iter().filter(|c| c.result == result).count();
+        write!(
+            out,
+            "{} cubes by ply: {} SAT, {} UNSAT, {} stopped",
+            cubes.len(),
+            count("SAT"),
+            count("UNSAT"),
+            count("stopped")
+        )?;
+        if let Some(slowest) = cubes.iter().max_by(|a, b| a.seconds.total_cmp(&b.seconds)) {
+            write!(
+                out,
+                "; slowest: ply {} in {:.1} s",
+                slowest.ply, slowest.seconds
+            )?;
+        }
+        writeln!(out)?;
     }
     writeln!(out, "{:.3} s", answer.seconds)?;
     Ok(())
@@ -255,40 +281,138 @@ fn answer(
         variables: None,
         clauses: None,
         seconds: start.elapsed().as_secs_f64(),
+        cubes: None,
     })
+}
+
+/// Solves one question with the embedded varisat or the external solver, until `stop`.
+fn run_solver(
+    solver_cmd: Option<&str>,
+    q: &Question,
+    encoded: &satgen::Encoded,
+    stop: impl Fn() -> bool,
+) -> Result<Outcome, Failure> {
+    match solver_cmd {
+        None => Ok(match satgen::solve::varisat(&encoded.formula) {
+            Some(model) => Outcome::Sat(model),
+            None => Outcome::Unsat,
+        }),
+        Some(command) => satgen::solve::external(command, q, encoded, stop).map_err(Failure::Input),
+    }
 }
 
 fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = Instant::now();
     let q = args.question.question();
+    if args.by_ply {
+        return solve_by_ply(args, &q, start, out);
+    }
     let encoded = encode(&q);
-    let model = match &args.solver_cmd {
-        None => satgen::solve::varisat(&encoded.formula),
-        Some(command) => {
-            let dir = tempfile::tempdir()?;
-            let path = dir.path().join("question.cnf");
-            let mut writer = BufWriter::new(std::fs::File::create(&path)?);
-            dimacs::write(&mut writer, &q, &encoded, &[])?;
-            writer.flush()?;
-            let mut words = command.split_whitespace();
-            let program = words
-                .next()
-                .ok_or_else(|| Failure::Input("empty --solver-cmd".into()))?;
-            let output = std::process::Command::new(program)
-                .args(words)
-                .arg(&path)
-                .output()
-                .map_err(|e| Failure::Input(format!("cannot run {program:?}: {e}")))?;
-            let text = String::from_utf8_lossy(&output.stdout);
-            dimacs::read_model(&text)
-                .map_err(|e| Failure::Input(format!("{program} output: {e}")))?
-        }
+    let model = match run_solver(args.solver_cmd.as_deref(), &q, &encoded, || false)? {
+        Outcome::Sat(model) => Some(model),
+        Outcome::Unsat | Outcome::Stopped => None,
     };
     let mut answer = answer(&encoded.layout, model, q.mobility as u32, q.side, start)?;
     answer.variables = Some(encoded.formula.variables());
     answer.clauses = Some(encoded.formula.clauses());
     answer.seconds = start.elapsed().as_secs_f64();
     print(&answer, args.json, out)
+}
+
+/// The cubes by ply, several at once, each taken in order by the next free thread; the
+/// first SAT cube's game (replayed) is the answer and stops the others.
+fn solve_by_ply(
+    args: &SolveArgs,
+    q: &Question,
+    start: Instant,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let cubes = satgen::cubes::by_ply(q);
+    let interrupt = cli::interrupt_flag();
+    let answered = AtomicBool::new(false);
+    let stop = || answered.load(Relaxed) || interrupt.load(Relaxed);
+    let next = AtomicUsize::new(0);
+    let reports = Mutex::new(Vec::new());
+    let found: Mutex<Option<Result<Answer, Failure>>> = Mutex::new(None);
+    let progress = cli::progress_bar(cubes.len() as u64, "cubes");
+    let pool = cli::thread_pool(args.threads)?;
+    pool.install(|| {
+        (0..rayon::current_num_threads())
+            .into_par_iter()
+            .for_each(|_| loop {
+                let i = next.fetch_add(1, Relaxed);
+                if i >= cubes.len() || stop() {
+                    break;
+                }
+                let cube_start = Instant::now();
+                let cube = &cubes[i];
+                let encoded = encode(cube);
+                let outcome = run_solver(args.solver_cmd.as_deref(), cube, &encoded, stop);
+                let result = match &outcome {
+                    Ok(Outcome::Sat(_)) => "SAT",
+                    Ok(Outcome::Unsat) => "UNSAT",
+                    Ok(Outcome::Stopped) | Err(_) => "stopped",
+                };
+                let report = CubeReport {
+                    ply: cube.plies,
+                    result,
+                    variables: encoded.formula.variables(),
+                    clauses: encoded.formula.clauses(),
+                    seconds: cube_start.elapsed().as_secs_f64(),
+                };
+                progress.suspend(|| {
+                    eprintln!(
+                        "satgen: ply {}: {} in {:.1} s",
+                        report.ply, report.result, report.seconds
+                    )
+                });
+                progress.inc(1);
+                reports.lock().expect("no panics").push(report);
+                let settled = match outcome {
+                    Ok(Outcome::Sat(model)) => Some(answer(
+                        &encoded.layout,
+                        Some(model),
+                        q.mobility as u32,
+                        q.side,
+                        start,
+                    )),
+                    Err(e) => Some(Err(e)),
+                    Ok(_) => None,
+                };
+                if let Some(settled) = settled {
+                    // The first answer (or failure) stands; the other cubes are stopped.
+                    found.lock().expect("no panics").get_or_insert(settled);
+                    answered.store(true, Relaxed);
+                    break;
+                }
+            })
+    });
+    progress.finish_and_clear();
+    let reports = reports.into_inner().expect("no panics");
+    let mut answer = match found.into_inner().expect("no panics") {
+        Some(settled) => settled?,
+        None => Answer {
+            result: if interrupt.load(Relaxed) {
+                "UNKNOWN"
+            } else {
+                "UNSAT"
+            },
+            moves: None,
+            ply: None,
+            mobility: None,
+            variables: None,
+            clauses: None,
+            seconds: 0.0,
+            cubes: None,
+        },
+    };
+    answer.seconds = start.elapsed().as_secs_f64();
+    answer.cubes = Some(reports);
+    print(&answer, args.json, out)?;
+    if answer.result == "UNKNOWN" {
+        return Err(Failure::Interrupted);
+    }
+    Ok(())
 }
 
 fn decode_files(args: &DecodeArgs, out: &mut impl Write) -> Result<(), Failure> {
