@@ -7,6 +7,12 @@
 //! [`decode`] (models back to checked games), [`solve`] (varisat), [`wordops`] (words of
 //! literals for the core's table-free rules).
 
+// Both vendored solvers carry Kissat's `kitten` module: linked together, its symbols clash.
+#[cfg(all(feature = "cadical", feature = "kissat"))]
+compile_error!(
+    "the features `cadical` and `kissat` cannot be combined (both define kitten_*): build with one"
+);
+
 pub mod cubes;
 pub mod decode;
 pub mod dimacs;

@@ -1,5 +1,7 @@
-//! Solving a question: the embedded varisat on the formula's clauses, or an external DIMACS
-//! solver run on a file, which can be stopped midway (another cube answered, Ctrl-C).
+//! Solving a question in process (varisat always; CaDiCaL and Kissat through rustsat's
+//! bindings when built with the cargo features `cadical`, `kissat`) or with an external
+//! DIMACS solver run on a file; all but varisat can be stopped midway (another cube
+//! answered, Ctrl-C).
 
 use std::io::{BufWriter, Write};
 use std::process::{Command, Stdio};
@@ -37,13 +39,98 @@ pub fn varisat(formula: &Formula) -> Option<Vec<bool>> {
     Some(values)
 }
 
-/// What an external solver run came to.
+/// The solvers linked into satgen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Embedded {
+    Varisat,
+    /// CaDiCaL by rustsat's bindings (cargo feature `cadical`).
+    Cadical,
+    /// Kissat by rustsat's bindings (cargo feature `kissat`).
+    Kissat,
+}
+
+/// Solves the formula with an in-process solver until `stop` (varisat cannot be stopped).
+pub fn embedded(
+    solver: Embedded,
+    formula: &Formula,
+    stop: impl Fn() -> bool + Sync,
+) -> Result<Outcome, String> {
+    let _ = &stop; // unused without the features
+    match solver {
+        Embedded::Varisat => Ok(varisat(formula).map_or(Outcome::Unsat, Outcome::Sat)),
+        #[cfg(feature = "cadical")]
+        Embedded::Cadical => with_rustsat(rustsat_cadical::CaDiCaL::default(), formula, stop),
+        #[cfg(feature = "kissat")]
+        Embedded::Kissat => with_rustsat(rustsat_kissat::Kissat::default(), formula, stop),
+        #[allow(unreachable_patterns)] // with both features on
+        other => {
+            let name = format!("{other:?}").to_lowercase();
+            Err(format!(
+                "this satgen was built without {name}: cargo build --release -p satgen --features {name}"
+            ))
+        }
+    }
+}
+
+/// Runs a rustsat solver on the formula; a watcher thread interrupts it once `stop` holds.
+#[cfg(any(feature = "cadical", feature = "kissat"))]
+fn with_rustsat<S>(
+    mut solver: S,
+    formula: &Formula,
+    stop: impl Fn() -> bool + Sync,
+) -> Result<Outcome, String>
+where
+    S: rustsat::solvers::Solve + rustsat::solvers::Interrupt,
+{
+    use rustsat::solvers::{InterruptSolver, SolverResult};
+    use rustsat::types::{TernaryVal, Var};
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+    solver
+        .add_cnf_ref(&formula.cnf)
+        .map_err(|e| e.to_string())?;
+    let interrupter = solver.interrupter();
+    let finished = AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !finished.load(Relaxed) {
+                if stop() {
+                    interrupter.interrupt();
+                    break;
+                }
+                std::thread::sleep(POLL);
+            }
+        });
+        let result = solver.solve();
+        finished.store(true, Relaxed);
+        result
+    });
+    match result.map_err(|e| e.to_string())? {
+        SolverResult::Unsat => Ok(Outcome::Unsat),
+        SolverResult::Interrupted => Ok(Outcome::Stopped),
+        SolverResult::Sat => {
+            let variables = formula.variables();
+            let mut model = vec![false; variables as usize];
+            if variables > 0 {
+                let solution = solver
+                    .solution(Var::new(variables - 1))
+                    .map_err(|e| e.to_string())?;
+                for (i, value) in model.iter_mut().enumerate() {
+                    *value = solution.var_value(Var::new(i as u32)) == TernaryVal::True;
+                }
+            }
+            Ok(Outcome::Sat(model))
+        }
+    }
+}
+
+/// What a solver run came to.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// A model (unchecked: decode it).
     Sat(Vec<bool>),
     Unsat,
-    /// Stopped from outside before the solver answered; the solver was killed.
+    /// Stopped from outside before the solver answered (an external solver is killed).
     Stopped,
 }
 
@@ -149,6 +236,51 @@ mod tests {
         let start = Instant::now();
         assert_eq!(
             external("sleep 60", &q, &encoded, || true),
+            Ok(Outcome::Stopped)
+        );
+        assert!(start.elapsed() < Duration::from_secs(30));
+    }
+
+    /// The linked-in solver (built with `--features cadical` or `kissat`) finds the
+    /// brute-force boundary at 4 plies as varisat does, and is interrupted when stopped.
+    #[cfg(any(feature = "cadical", feature = "kissat"))]
+    #[test]
+    fn linked_solver_answers_and_stops() {
+        let solver = if cfg!(feature = "cadical") {
+            Embedded::Cadical
+        } else {
+            Embedded::Kissat
+        };
+        let most = engine::reference::max_mobility(&engine::Board::START, 4) as usize;
+        for (mobility, sat) in [(most, true), (most + 1, false)] {
+            let q = Question {
+                plies: 4,
+                mobility,
+                ..small().0
+            };
+            let encoded = encode(&q);
+            match embedded(solver, &encoded.formula, || false).unwrap() {
+                Outcome::Sat(model) => {
+                    assert!(sat);
+                    let game =
+                        crate::decode(&encoded.layout, &model, mobility as u32, SideFilter::Any)
+                            .unwrap();
+                    assert_eq!(game.mobility as usize, most);
+                }
+                outcome => assert_eq!((outcome, sat), (Outcome::Unsat, false)),
+            }
+        }
+        // N = 30 over 42 plies runs for minutes: stopped after 0.2 s.
+        let q = Question {
+            plies: 42,
+            mobility: 30,
+            ..small().0
+        };
+        let encoded = encode(&q);
+        let start = Instant::now();
+        let stop = || start.elapsed() > Duration::from_millis(200);
+        assert_eq!(
+            embedded(solver, &encoded.formula, stop),
             Ok(Outcome::Stopped)
         );
         assert!(start.elapsed() < Duration::from_secs(30));

@@ -111,11 +111,33 @@ fn emitted_cnf_decodes_and_bad_models_are_rejected() {
 
 #[test]
 fn bad_arguments_are_one_line_and_exit_2() {
-    for args in [
+    let mut cases = vec![
         vec!["solve", "--mobility", "65"],
         vec!["solve", "--mobility", "5", "--plies", "0"],
         vec!["decode", "/no/such.cnf", "/no/such.model"],
-    ] {
+        vec![
+            "solve",
+            "--mobility",
+            "5",
+            "--solver",
+            "kissat",
+            "--solver-cmd",
+            "kissat",
+        ],
+        vec!["solve", "--mobility", "5", "--by-ply", "--threads", "0"],
+    ];
+    if !cfg!(feature = "cadical") {
+        cases.push(vec![
+            "solve",
+            "--mobility",
+            "5",
+            "--plies",
+            "2",
+            "--solver",
+            "cadical",
+        ]);
+    }
+    for args in cases {
         let output = satgen(&args);
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8(output.stderr).unwrap();

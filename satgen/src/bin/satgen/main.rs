@@ -11,7 +11,7 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 use engine::cli::{self, Failure};
 use rayon::prelude::*;
-use satgen::solve::Outcome;
+use satgen::solve::{Embedded, Outcome};
 use satgen::{decode, dimacs, encode, Encoding, Question, SideFilter};
 
 #[derive(Parser)]
@@ -151,6 +151,10 @@ struct EmitArgs {
 struct SolveArgs {
     #[command(flatten)]
     question: QuestionArgs,
+    /// The solver linked in: varisat, or cadical / kissat when built with the cargo
+    /// feature of that name.
+    #[arg(long, value_enum, default_value_t = Embedded::Varisat, conflicts_with = "solver_cmd")]
+    solver: Embedded,
     /// An external DIMACS solver command (e.g. "cadical"), given the CNF file as its last
     /// argument and expected to print s/v lines; default: the embedded varisat.
     #[arg(long)]
@@ -285,20 +289,18 @@ fn answer(
     })
 }
 
-/// Solves one question with the embedded varisat or the external solver, until `stop`.
+/// Solves one question with the solver chosen (linked in, or external), until `stop`.
 fn run_solver(
-    solver_cmd: Option<&str>,
+    args: &SolveArgs,
     q: &Question,
     encoded: &satgen::Encoded,
-    stop: impl Fn() -> bool,
+    stop: impl Fn() -> bool + Sync,
 ) -> Result<Outcome, Failure> {
-    match solver_cmd {
-        None => Ok(match satgen::solve::varisat(&encoded.formula) {
-            Some(model) => Outcome::Sat(model),
-            None => Outcome::Unsat,
-        }),
-        Some(command) => satgen::solve::external(command, q, encoded, stop).map_err(Failure::Input),
+    match &args.solver_cmd {
+        None => satgen::solve::embedded(args.solver, &encoded.formula, stop),
+        Some(command) => satgen::solve::external(command, q, encoded, stop),
     }
+    .map_err(Failure::Input)
 }
 
 fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
@@ -308,7 +310,7 @@ fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
         return solve_by_ply(args, &q, start, out);
     }
     let encoded = encode(&q);
-    let model = match run_solver(args.solver_cmd.as_deref(), &q, &encoded, || false)? {
+    let model = match run_solver(args, &q, &encoded, || false)? {
         Outcome::Sat(model) => Some(model),
         Outcome::Unsat | Outcome::Stopped => None,
     };
@@ -347,7 +349,7 @@ fn solve_by_ply(
                 let cube_start = Instant::now();
                 let cube = &cubes[i];
                 let encoded = encode(cube);
-                let outcome = run_solver(args.solver_cmd.as_deref(), cube, &encoded, stop);
+                let outcome = run_solver(args, cube, &encoded, stop);
                 let result = match &outcome {
                     Ok(Outcome::Sat(_)) => "SAT",
                     Ok(Outcome::Unsat) => "UNSAT",
