@@ -11,6 +11,7 @@ use rustsat::types::{Clause, Lit};
 /// `wordops` can be made without a formula at hand).
 pub const FALSE: Lit = Lit::positive(0);
 
+#[derive(Clone)]
 pub struct Formula {
     pub cnf: Cnf,
     pub vars: BasicVarManager,

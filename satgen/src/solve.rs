@@ -49,15 +49,14 @@ pub enum Embedded {
     Kissat,
 }
 
-/// Solves the formula with an in-process solver until `stop` (varisat cannot be stopped).
+/// Solves the formula with an in-process solver until `stop`.
 pub fn embedded(
     solver: Embedded,
     formula: &Formula,
     stop: impl Fn() -> bool + Sync,
 ) -> Result<Outcome, String> {
-    let _ = &stop; // unused without the features
     match solver {
-        Embedded::Varisat => Ok(varisat(formula).map_or(Outcome::Unsat, Outcome::Sat)),
+        Embedded::Varisat => varisat_until(formula, stop),
         #[cfg(feature = "cadical")]
         Embedded::Cadical => with_rustsat(rustsat_cadical::CaDiCaL::default(), formula, stop),
         #[cfg(feature = "kissat")]
@@ -68,6 +67,26 @@ pub fn embedded(
             Err(format!(
                 "this satgen was built without {name}: cargo build --release -p satgen --features {name}"
             ))
+        }
+    }
+}
+
+/// varisat cannot be interrupted: it runs on a thread of its own, abandoned when `stop`
+/// holds (it keeps its core until it finishes or the process ends, as `solve --by-ply`
+/// does right after an answer).
+fn varisat_until(formula: &Formula, stop: impl Fn() -> bool) -> Result<Outcome, String> {
+    use std::sync::mpsc::{channel, RecvTimeoutError};
+    let formula = formula.clone();
+    let (sender, receiver) = channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(varisat(&formula));
+    });
+    loop {
+        match receiver.recv_timeout(POLL) {
+            Ok(model) => return Ok(model.map_or(Outcome::Unsat, Outcome::Sat)),
+            Err(RecvTimeoutError::Timeout) if stop() => return Ok(Outcome::Stopped),
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return Err("varisat failed".into()),
         }
     }
 }
@@ -233,12 +252,33 @@ mod tests {
             .unwrap_err()
             .contains("cannot run"));
         // A solver that would run for a minute is killed as soon as it is stopped.
+        let slow = dir.path().join("slow.sh");
+        std::fs::write(&slow, "#!/bin/sh\nsleep 60\n").unwrap();
+        let slow = format!("sh {}", slow.display());
         let start = Instant::now();
+        assert_eq!(external(&slow, &q, &encoded, || true), Ok(Outcome::Stopped));
+        assert!(start.elapsed() < Duration::from_secs(30));
+    }
+
+    /// varisat, which has no interrupt, is abandoned on its thread when stopped.
+    #[test]
+    fn varisat_is_abandoned_when_stopped() {
+        let q = Question {
+            plies: 42,
+            mobility: 30,
+            ..small().0
+        };
+        let encoded = encode(&q);
+        let start = Instant::now();
+        let stop = || start.elapsed() > Duration::from_millis(200);
         assert_eq!(
-            external("sleep 60", &q, &encoded, || true),
+            embedded(Embedded::Varisat, &encoded.formula, stop),
             Ok(Outcome::Stopped)
         );
-        assert!(start.elapsed() < Duration::from_secs(30));
+        assert!(start.elapsed() < Duration::from_secs(10));
+        let (q, encoded) = small();
+        let model = embedded(Embedded::Varisat, &encoded.formula, || false);
+        assert!(matches!(model, Ok(Outcome::Sat(_))), "{q:?}");
     }
 
     /// The linked-in solver (built with `--features cadical` or `kissat`) finds the

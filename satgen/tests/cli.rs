@@ -327,6 +327,50 @@ fn solve_by_ply_answers_and_checks_models() {
     );
 }
 
+/// Ctrl-C during `solve --by-ply`: the solvers are stopped, the answer is UNKNOWN with the
+/// cubes as far as they got, exit status 130.
+#[test]
+fn interrupted_by_ply_run_says_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let slow = dir.path().join("slow.sh");
+    std::fs::write(&slow, "#!/bin/sh\nsleep 60\n").unwrap();
+    let command = format!("sh {}", slow.display());
+    let child = Command::new(env!("CARGO_BIN_EXE_satgen"))
+        .args([
+            "solve",
+            "--mobility",
+            "5",
+            "--plies",
+            "3",
+            "--by-ply",
+            "--solver-cmd",
+            &command,
+            "--json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    let answer = json(&output);
+    assert_eq!(answer["result"], "UNKNOWN", "{answer}");
+    assert!(
+        answer["cubes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["result"] == "stopped"),
+        "{answer}"
+    );
+}
+
 /// Solves a DIMACS file with varisat directly, as an external solver would: the model's
 /// literals, or `None` if unsatisfiable.
 fn solve_file(cnf: &Path) -> Option<Vec<String>> {

@@ -14,6 +14,7 @@ fn boundary_matches_the_enumerated_maximum() {
                 side: SideFilter::Any,
                 symmetry_break: true,
                 encoding,
+                exact_ply: false,
             };
             let encoded = encode(&q);
             let model = satgen::solve::varisat(&encoded.formula);

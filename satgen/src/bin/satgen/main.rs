@@ -393,11 +393,12 @@ fn solve_by_ply(
     let reports = reports.into_inner().expect("no panics");
     let mut answer = match found.into_inner().expect("no panics") {
         Some(settled) => settled?,
+        // UNSAT only on every cube's word (an interrupt leaves some unsolved).
         None => Answer {
-            result: if interrupt.load(Relaxed) {
-                "UNKNOWN"
-            } else {
+            result: if reports.len() == cubes.len() && reports.iter().all(|r| r.result == "UNSAT") {
                 "UNSAT"
+            } else {
+                "UNKNOWN"
             },
             moves: None,
             ply: None,
