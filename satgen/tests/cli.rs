@@ -149,23 +149,7 @@ fn bad_arguments_are_one_line_and_exit_2() {
 fn cubes_split_the_question_and_decode_one_by_one() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("cubes");
-    let output = satgen(&[
-        "cubes",
-        "--mobility",
-        "7",
-        "--plies",
-        "4",
-        "--depth",
-        "2",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let manifest = std::fs::read_to_string(out.join("manifest.txt")).unwrap();
+    let manifest = cubes(&out, &["--mobility", "7", "--plies", "4", "--depth", "2"]);
     let lines: Vec<&str> = manifest.lines().collect();
     assert_eq!(lines.len(), 3, "{manifest}");
     let mut sat = 0;
@@ -213,22 +197,7 @@ fn cubes_by_ply_answer_as_the_whole_question() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("cubes");
         let (m, p) = (mobility.to_string(), plies.to_string());
-        let output = satgen(&[
-            "cubes",
-            "--mobility",
-            &m,
-            "--plies",
-            &p,
-            "--by-ply",
-            "-o",
-            out.to_str().unwrap(),
-        ]);
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        let manifest = std::fs::read_to_string(out.join("manifest.txt")).unwrap();
+        let manifest = cubes(&out, &["--mobility", &m, "--plies", &p, "--by-ply"]);
         let labels: Vec<&str> = manifest
             .lines()
             .map(|l| l.split_whitespace().nth(1).unwrap())
@@ -369,6 +338,16 @@ fn interrupted_by_ply_run_says_unknown() {
             .all(|c| c["result"] == "stopped"),
         "{answer}"
     );
+}
+
+/// Runs `satgen cubes ARGS -o out` and returns the manifest.
+fn cubes(out: &Path, args: &[&str]) -> String {
+    let mut all = vec!["cubes", "-o", out.to_str().unwrap()];
+    all.extend_from_slice(args);
+    let output = satgen(&all);
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{err}");
+    std::fs::read_to_string(out.join("manifest.txt")).unwrap()
 }
 
 /// Solves a DIMACS file with varisat directly, as an external solver would: the model's
