@@ -159,14 +159,10 @@ fn cubes_split_the_question_and_decode_one_by_one() {
             panic!("{line}")
         };
         assert!(moves.starts_with("f5"));
-        let cnf = out.join(file);
-        let Some(model) = solve_file(&cnf) else {
+        let Some(answer) = solve_and_decode(&out.join(file), dir.path()) else {
             continue;
         };
         sat += 1;
-        let output = decode_with(&cnf, &dir.path().join("model.txt"), &model);
-        assert!(output.status.success());
-        let answer = json(&output);
         assert!(
             answer["moves"].as_str().unwrap().starts_with(moves),
             "{answer}"
@@ -209,14 +205,10 @@ fn cubes_by_ply_answer_as_the_whole_question() {
         let mut solved = 0;
         for line in manifest.lines() {
             let fields: Vec<&str> = line.split_whitespace().collect();
-            let cnf = out.join(fields[2]);
-            let Some(model) = solve_file(&cnf) else {
+            let Some(answer) = solve_and_decode(&out.join(fields[2]), dir.path()) else {
                 continue;
             };
             solved += 1;
-            let output = decode_with(&cnf, &dir.path().join("model.txt"), &model);
-            assert!(output.status.success());
-            let answer = json(&output);
             let game =
                 engine::Game::replay(engine::Position::START, answer["moves"].as_str().unwrap())
                     .unwrap();
@@ -348,6 +340,15 @@ fn cubes(out: &Path, args: &[&str]) -> String {
     let err = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{err}");
     std::fs::read_to_string(out.join("manifest.txt")).unwrap()
+}
+
+/// A cube file solved by varisat directly and its model decoded by `satgen decode`: the
+/// answer, or `None` if the cube is UNSAT.
+fn solve_and_decode(cnf: &Path, dir: &Path) -> Option<serde_json::Value> {
+    let model = solve_file(cnf)?;
+    let output = decode_with(cnf, &dir.join("model.txt"), &model);
+    assert!(output.status.success());
+    Some(json(&output))
 }
 
 /// Solves a DIMACS file with varisat directly, as an external solver would: the model's
