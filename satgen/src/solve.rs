@@ -178,11 +178,17 @@ pub fn external(
     write().map_err(|e| format!("{}: {e}", cnf.display()))?;
     let out_file =
         std::fs::File::create(&output).map_err(|e| format!("{}: {e}", output.display()))?;
-    let mut child = Command::new(program)
+    let mut command = Command::new(program);
+    command
         .args(words)
         .arg(&cnf)
         .stdout(out_file)
-        .stderr(Stdio::null())
+        .stderr(Stdio::null());
+    // A process group of its own, so that stopping it stops what it started too (a
+    // wrapper such as `timeout 3600 kissat`); Ctrl-C reaches it through `stop`.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command
         .spawn()
         .map_err(|e| format!("cannot run {program:?}: {e}"))?;
     loop {
@@ -194,6 +200,11 @@ pub fn external(
             break;
         }
         if stop() {
+            #[cfg(unix)]
+            // SAFETY: kill(2) has no memory effects; the group is the child's own (its pid).
+            unsafe {
+                libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
+            }
             let _ = child.kill();
             let _ = child.wait();
             return Ok(Outcome::Stopped);

@@ -288,13 +288,20 @@ fn solve_by_ply_answers_and_checks_models() {
     );
 }
 
-/// Ctrl-C during `solve --by-ply`: the solvers are stopped, the answer is UNKNOWN with the
-/// cubes as far as they got, exit status 130.
+/// Ctrl-C during `solve --by-ply`: the solvers (and what they started) are stopped, the
+/// answer is UNKNOWN with the cubes as far as they got, exit status 130; the same for a
+/// single question, without an answer.
 #[test]
 fn interrupted_by_ply_run_says_unknown() {
+    // A wrapper around a long solver run: both must go when the run is stopped.
     let dir = tempfile::tempdir().unwrap();
+    let pids = dir.path().join("pids");
     let slow = dir.path().join("slow.sh");
-    std::fs::write(&slow, "#!/bin/sh\nsleep 60\n").unwrap();
+    let script = format!(
+        "#!/bin/sh\nsleep 60 &\necho $! >> {}\nwait\n",
+        pids.display()
+    );
+    std::fs::write(&slow, script).unwrap();
     let command = format!("sh {}", slow.display());
     let child = Command::new(env!("CARGO_BIN_EXE_satgen"))
         .args([
@@ -330,6 +337,45 @@ fn interrupted_by_ply_run_says_unknown() {
             .all(|c| c["result"] == "stopped"),
         "{answer}"
     );
+    // A single question stopped the same way: exit 130 and no answer.
+    let child = Command::new(env!("CARGO_BIN_EXE_satgen"))
+        .args([
+            "solve",
+            "--mobility",
+            "5",
+            "--plies",
+            "3",
+            "--solver-cmd",
+            &command,
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    assert!(output.stdout.is_empty());
+    // The wrapped `sleep`s are gone (or zombies waiting for a reaper).
+    let pids = std::fs::read_to_string(pids).unwrap();
+    assert_eq!(pids.lines().count(), 3, "{pids}");
+    for pid in pids.lines() {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .next();
+        assert!(
+            matches!(state, None | Some("Z")),
+            "sleep {pid} still runs: {stat}"
+        );
+    }
 }
 
 /// Runs `satgen cubes ARGS -o out` and returns the manifest.

@@ -310,9 +310,11 @@ fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
         return solve_by_ply(args, &q, start, out);
     }
     let encoded = encode(&q);
-    let model = match run_solver(args, &q, &encoded, || false)? {
+    let interrupt = cli::interrupt_flag();
+    let model = match run_solver(args, &q, &encoded, || interrupt.load(Relaxed))? {
         Outcome::Sat(model) => Some(model),
-        Outcome::Unsat | Outcome::Stopped => None,
+        Outcome::Unsat => None,
+        Outcome::Stopped => return Err(Failure::Interrupted),
     };
     let mut answer = answer(&encoded.layout, model, q.mobility as u32, q.side, start)?;
     answer.variables = Some(encoded.formula.variables());
