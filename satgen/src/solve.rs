@@ -1,7 +1,7 @@
 //! Solving a question in process (varisat always; CaDiCaL and Kissat through rustsat's
 //! bindings when built with the cargo features `cadical`, `kissat`) or with an external
-//! DIMACS solver run on a file; all but varisat can be stopped midway (another cube
-//! answered, Ctrl-C).
+//! DIMACS solver run on a file; each can be stopped midway (another cube answered, Ctrl-C):
+//! interrupted, killed, or for varisat abandoned on its thread.
 
 use std::io::{BufWriter, Write};
 use std::process::{Command, Stdio};
@@ -61,7 +61,6 @@ pub fn embedded(
         Embedded::Cadical => with_rustsat(rustsat_cadical::CaDiCaL::default(), formula, stop),
         #[cfg(feature = "kissat")]
         Embedded::Kissat => with_rustsat(rustsat_kissat::Kissat::default(), formula, stop),
-        #[allow(unreachable_patterns)] // with both features on
         other => {
             let name = format!("{other:?}").to_lowercase();
             Err(format!(
