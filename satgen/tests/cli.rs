@@ -303,29 +303,17 @@ fn interrupted_by_ply_run_says_unknown() {
     );
     std::fs::write(&slow, script).unwrap();
     let command = format!("sh {}", slow.display());
-    let child = Command::new(env!("CARGO_BIN_EXE_satgen"))
-        .args([
-            "solve",
-            "--mobility",
-            "5",
-            "--plies",
-            "3",
-            "--by-ply",
-            "--solver-cmd",
-            &command,
-            "--json",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1000));
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let output = child.wait_with_output().unwrap();
+    let output = interrupted(&[
+        "solve",
+        "--mobility",
+        "5",
+        "--plies",
+        "3",
+        "--by-ply",
+        "--solver-cmd",
+        &command,
+        "--json",
+    ]);
     assert_eq!(output.status.code(), Some(130));
     let answer = json(&output);
     assert_eq!(answer["result"], "UNKNOWN", "{answer}");
@@ -338,26 +326,15 @@ fn interrupted_by_ply_run_says_unknown() {
         "{answer}"
     );
     // A single question stopped the same way: exit 130 and no answer.
-    let child = Command::new(env!("CARGO_BIN_EXE_satgen"))
-        .args([
-            "solve",
-            "--mobility",
-            "5",
-            "--plies",
-            "3",
-            "--solver-cmd",
-            &command,
-        ])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1000));
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let output = child.wait_with_output().unwrap();
+    let output = interrupted(&[
+        "solve",
+        "--mobility",
+        "5",
+        "--plies",
+        "3",
+        "--solver-cmd",
+        &command,
+    ]);
     assert_eq!(output.status.code(), Some(130));
     assert!(output.stdout.is_empty());
     // The wrapped `sleep`s are gone (or zombies waiting for a reaper).
@@ -376,6 +353,23 @@ fn interrupted_by_ply_run_says_unknown() {
             "sleep {pid} still runs: {stat}"
         );
     }
+}
+
+/// `satgen ARGS`, sent SIGINT (as Ctrl-C does) after a second.
+fn interrupted(args: &[&str]) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_satgen"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    child.wait_with_output().unwrap()
 }
 
 /// Runs `satgen cubes ARGS -o out` and returns the manifest.
