@@ -18,7 +18,7 @@ use crate::board::{neighbours, Board};
 use crate::cpu::Isa;
 use crate::eval::Evaluation;
 use crate::flip::{flip, last_flip_count};
-use crate::search::ordering::{odd_quadrants, MoveList};
+use crate::search::ordering::{odd_quadrants, parity_order, MoveList};
 use crate::search::probcut;
 use crate::search::stability;
 use crate::search::tt::{Bounds, TranspositionTable, NO_MOVE};
@@ -174,7 +174,7 @@ isa_versions! {
 
     /// Null-window search with at most 4 empties, in parity order.
     fn solve_few(s: &mut Search, board: &Board, alpha: i32, empties: u32) -> i32 {
-        let x = parity_order(board.empties());
+        let x = last_squares(board.empties());
         match empties {
             4 => solve4(s, board, alpha, x),
             3 => solve3(s, board, alpha, [x[0], x[1], x[2]]),
@@ -202,14 +202,16 @@ isa_versions! {
         }
         let odd = odd_quadrants(board.empties());
         let mut best = -65;
-        for sq in Bitboard(moves & odd).chain(Bitboard(moves & !odd)) {
-            s.nodes += 1;
-            let child = board.play_flips(sq, board.flips(sq));
-            let score = -nws_shallow(s, &child, -alpha - 1, empties - 1);
-            if score > best {
-                best = score;
-                if score > alpha {
-                    return score;
+        for part in parity_order(moves, odd) {
+            for sq in Bitboard(part) {
+                s.nodes += 1;
+                let child = board.play_flips(sq, board.flips(sq));
+                let score = -nws_shallow(s, &child, -alpha - 1, empties - 1);
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        return score;
+                    }
                 }
             }
         }
@@ -460,16 +462,18 @@ isa_versions! {
 /// A move's score, whether it beat the alpha it was tested at, and the move.
 type Candidate = (i32, bool, Option<Square>);
 
-/// Up to four empty squares, those in odd quadrants first.
+/// Up to four empty squares in the order to try them ([`parity_order`]).
 #[inline(always)]
-fn parity_order(empties: u64) -> [usize; 4] {
-    let odd = odd_quadrants(empties);
+fn last_squares(empties: u64) -> [usize; 4] {
     let mut squares = [0; 4];
-    for (slot, sq) in squares
-        .iter_mut()
-        .zip(Bitboard(empties & odd).chain(Bitboard(empties & !odd)))
-    {
-        *slot = sq.index();
+    let mut n = 0;
+    for part in parity_order(empties, odd_quadrants(empties)) {
+        for sq in Bitboard(part) {
+            if n < 4 {
+                squares[n] = sq.index();
+                n += 1;
+            }
+        }
     }
     squares
 }
