@@ -21,6 +21,10 @@ pub const SELECTIVE_MIN: u32 = 20;
 /// all five levels in turn, or 1.1 sigma alone, cost more than they saved.
 const SELECTIVE_LEVELS: &[u8] = &[2];
 
+/// MiB of the small table of the nodes near the leaves (`Search::shallow_tt`), on top of
+/// the main table: small enough to stay in the caches.
+pub const SHALLOW_TT_MB: usize = 2;
+
 /// The result of solving one position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
@@ -38,16 +42,19 @@ pub struct Solution {
 /// its moves.
 pub struct Solver {
     tt: TranspositionTable,
+    shallow_tt: TranspositionTable,
     eval: Arc<dyn Evaluation>,
     isa: Isa,
     selective_min: u32,
 }
 
 impl Solver {
-    /// A solver whose moves are ordered by the trained evaluation built into the binary.
+    /// A solver whose moves are ordered by the trained evaluation built into the binary,
+    /// with a main table of at most `hash_mb` MiB (and the small one of SHALLOW_TT_MB).
     pub fn new(hash_mb: usize) -> Solver {
         Solver {
             tt: TranspositionTable::new(hash_mb),
+            shallow_tt: TranspositionTable::new(SHALLOW_TT_MB),
             eval: PatternEval::embedded(),
             isa: Isa::detect(),
             selective_min: SELECTIVE_MIN,
@@ -88,8 +95,9 @@ impl Solver {
         stop: &AtomicBool,
     ) -> Option<Solution> {
         self.tt.new_generation();
+        self.shallow_tt.new_generation();
         let (guess, nodes) = self.selective_guess(board, alpha, beta, stop)?;
-        let mut search = Search::new(&self.tt, &*self.eval, stop);
+        let mut search = Search::new(&self.tt, &self.shallow_tt, &*self.eval, stop);
         let (score, square) = self.aspiration(&mut search, board, alpha, beta, guess);
         if search.stopped() {
             return None;
@@ -128,7 +136,7 @@ impl Solver {
         let mut guess = None;
         if board.empty_count() >= self.selective_min {
             for &level in SELECTIVE_LEVELS {
-                let mut search = Search::new(&self.tt, &*self.eval, stop);
+                let mut search = Search::new(&self.tt, &self.shallow_tt, &*self.eval, stop);
                 search.selectivity = level;
                 guess = Some(self.aspiration(&mut search, board, alpha, beta, guess).0);
                 nodes += search.nodes;
@@ -175,7 +183,7 @@ impl Solver {
     /// the nodes searched, or `None` if `stop` was raised. Other tools (dfpn) decide their
     /// small positions with it, sharing this solver's table across calls.
     pub fn null_window(&self, board: &Board, alpha: i32, stop: &AtomicBool) -> Option<(i32, u64)> {
-        let mut search = Search::new(&self.tt, &*self.eval, stop);
+        let mut search = Search::new(&self.tt, &self.shallow_tt, &*self.eval, stop);
         let bound = nws_with(self.isa, &mut search, board, alpha);
         (!search.stopped()).then_some((bound, search.nodes))
     }

@@ -9,7 +9,7 @@ use engine::search::Solver;
 pub struct Args {
     #[command(flatten)]
     positions: PositionArgs,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB (plus 2 MiB for the nodes near the leaves).
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
     hash_mb: u64,
     /// Search threads (default: one per core).
