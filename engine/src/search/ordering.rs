@@ -112,9 +112,9 @@ pub struct MoveList {
 impl MoveList {
     /// Scores every move: the hash move first, then moves that leave the opponent no
     /// discs, then fastest first (fewest opponent replies, corners counted twice), with a
-    /// bonus for odd quadrants and for each of our stable edge discs (an eighth of a reply:
-    /// on fforum-20-39 and FFO #40-#47, 9-10% fewer nodes) and, from 14 empties, the
-    /// evaluation of the child (from 18, a shallow search).
+    /// bonus for odd quadrants and for our corners and the C-squares they hold (9-10%
+    /// fewer nodes on fforum-20-39 and FFO #40-#47) and, from 14 empties, the evaluation of
+    /// the child (from 18, a shallow search).
     #[inline(always)]
     pub fn score(&mut self, board: &Board, moves: u64, hash_move: u8, eval: &dyn Evaluation) {
         self.entries.clear();
@@ -133,9 +133,8 @@ impl MoveList {
                 // Empty squares next to our discs: the opponent's room for later moves.
                 let potential = (neighbours(child.opponent) & child.empties()).count_ones() as i32;
                 let parity = (odd & sq.bit() != 0) as i32;
-                // Discs that stay ours: a sixteenth of a disc each in the evaluation's
-                // hundredths /3, a quarter of a reply (best of 4..32 on fforum-20-39 and
-                // FFO #40-#47).
+                // Discs that stay ours: each worth a quarter of a reply, about half a disc
+                // of evaluation (best of 4..32 units on fforum-20-39 and FFO #40-#47).
                 let stable = corner_stability(child.opponent);
                 // Hundredths of a disc / 3: one reply less weighs as much as about two
                 // discs of evaluation (measured best of /2../8 on fforum-20-39 and #40-#44
