@@ -6,6 +6,7 @@
 # --whole: REPS alternating runs of the whole file per build, then the median and the best
 # of the totals. THREADS (default 1) sets --threads. Node counts are printed too: with one
 # thread they are exact, so a change that should not alter the search must keep them.
+# Stops if either build's answers disagree with those the file carries.
 set -euo pipefail
 whole=0
 if [[ ${1:-} == --whole ]]; then whole=1; shift; fi
@@ -15,6 +16,8 @@ file=$1 reps=$2 a=$3 b=$4 threads=${THREADS:-1}
 run() { "$1" solve "${@:2}" --threads "$threads" --json | tail -1 | python3 -c '
 import json, sys
 summary = json.load(sys.stdin)
+# Where the file carries answers, a build that disagrees with them is not worth timing.
+assert summary["mismatches"] == 0, f"answers differ from the file: {summary}"
 print(summary["seconds"], summary["nodes"])'; }
 
 if ((whole)); then
