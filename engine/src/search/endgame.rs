@@ -280,7 +280,13 @@ isa_versions! {
         }
         let nodes_before = s.nodes;
         let mut list = MoveList::default();
-        list.score(board, moves, hash_move, s.eval);
+        // With a hash move (or a wipeout), the other moves are ranked only if it fails to
+        // cut: the ranking (evaluations, shallow searches) is most of a node's own cost,
+        // and the first move cuts at most cut nodes. Same order, same tree.
+        let mut ranked = !list.generate(board, moves, hash_move);
+        if ranked {
+            list.rank(board, s.eval);
+        }
         if empties > SHALLOW + 1 {
             // All children's buckets asked for at once, so that the cut-off's probes below
             // wait for memory once rather than once per child (FFO #40-#45: -6% time).
@@ -316,6 +322,10 @@ isa_versions! {
                 if score > alpha {
                     break;
                 }
+            }
+            if !ranked {
+                list.rank(board, s.eval);
+                ranked = true;
             }
         }
         if s.stopped() {

@@ -101,26 +101,34 @@ pub fn shallow_value(
 
 /// The legal moves of a position with their children, handed out best first.
 ///
-/// Made empty where it is used, then filled by [`MoveList::score`]: a list returned by
-/// value was copied whole (1.5 KiB, 3.6% of the solver's time at 25 empties).
+/// Made empty where it is used, then filled by [`MoveList::score`], or in two steps by
+/// [`MoveList::generate`] and [`MoveList::rank`]: a list returned by value was copied
+/// whole (1.5 KiB, 3.6% of the solver's time at 25 empties).
 #[derive(Default)]
 pub struct MoveList {
     /// (move, child, ordering score); at most one per square, never initialised beyond use.
     entries: ArrayVec<(Square, Board, i32), 64>,
 }
 
+/// The score of a move [`MoveList::generate`] left for [`MoveList::rank`].
+const UNRANKED: i32 = i32::MIN;
+
 impl MoveList {
-    /// Scores every move: the hash move first, then moves that leave the opponent no
-    /// discs, then fastest first (fewest opponent replies, corners counted twice), with a
-    /// bonus for odd quadrants and for our corners and the C-squares they hold (9-10%
-    /// fewer nodes on fforum-20-39 and FFO #40-#47) and, from 14 empties, the evaluation of
-    /// the child (from 18, a shallow search).
+    /// Scores every move: [`MoveList::generate`] then [`MoveList::rank`].
     #[inline(always)]
     pub fn score(&mut self, board: &Board, moves: u64, hash_move: u8, eval: &dyn Evaluation) {
+        self.generate(board, moves, hash_move);
+        self.rank(board, eval);
+    }
+
+    /// Fills the list with the `moves` and their children, ranking only the moves that
+    /// come first whatever the others score: the hash move, then moves that leave the
+    /// opponent no discs. Returns whether there is such a move; the others can be ranked
+    /// after it has been searched, and need not be when it cuts.
+    #[inline(always)]
+    pub fn generate(&mut self, board: &Board, moves: u64, hash_move: u8) -> bool {
         self.entries.clear();
-        let odd = odd_quadrants(board.empties());
-        let empties = board.empty_count();
-        let sort_depth = (empties.saturating_sub(12) / 4).min(MAX_SORT_DEPTH);
+        let mut any_first = false;
         for sq in Bitboard(moves) {
             let child = board.play_flips(sq, board.flips(sq));
             let score = if sq.index() as u8 == hash_move {
@@ -128,25 +136,42 @@ impl MoveList {
             } else if child.player == 0 {
                 1 << 29
             } else {
-                let replies = child.moves();
-                let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-                // Empty squares next to our discs: the opponent's room for later moves.
-                let potential = (neighbours(child.opponent) & child.empties()).count_ones() as i32;
-                let parity = (odd & sq.bit() != 0) as i32;
-                // Discs that stay ours: each worth a quarter of a reply, about half a disc
-                // of evaluation (best of 4..32 units on fforum-20-39 and FFO #40-#47).
-                let stable = corner_stability(child.opponent);
-                // Hundredths of a disc / 3: one reply less weighs as much as about two
-                // discs of evaluation (measured best of /2../8 on fforum-20-39 and #40-#44
-                // with the trained weights).
-                let eval = match empties {
-                    0..14 => 0,
-                    14..18 => -eval.evaluate(&child) / 3,
-                    _ => -shallow_value(eval, &child, sort_depth, -30_000, 30_000) / 3,
-                };
-                -(mobility << 6) - (potential << 1) + (parity << 3) + (stable << 4) + eval
+                UNRANKED
             };
+            any_first |= score != UNRANKED;
             self.entries.push((sq, child, score));
+        }
+        any_first
+    }
+
+    /// Ranks the moves [`MoveList::generate`] left unranked: fastest first (fewest
+    /// opponent replies, corners counted twice), with a bonus for odd quadrants and for
+    /// our corners and the C-squares they hold (9-10% fewer nodes on fforum-20-39 and FFO
+    /// #40-#47) and, from 14 empties, the evaluation of the child (from 18, a shallow
+    /// search).
+    #[inline(always)]
+    pub fn rank(&mut self, board: &Board, eval: &dyn Evaluation) {
+        let odd = odd_quadrants(board.empties());
+        let empties = board.empty_count();
+        let sort_depth = (empties.saturating_sub(12) / 4).min(MAX_SORT_DEPTH);
+        for (sq, child, score) in self.entries.iter_mut().filter(|e| e.2 == UNRANKED) {
+            let replies = child.moves();
+            let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            // Empty squares next to our discs: the opponent's room for later moves.
+            let potential = (neighbours(child.opponent) & child.empties()).count_ones() as i32;
+            let parity = (odd & sq.bit() != 0) as i32;
+            // Discs that stay ours: each worth a quarter of a reply, about half a disc of
+            // evaluation (best of 4..32 units on fforum-20-39 and FFO #40-#47).
+            let stable = corner_stability(child.opponent);
+            // Hundredths of a disc / 3: one reply less weighs as much as about two discs
+            // of evaluation (measured best of /2../8 on fforum-20-39 and #40-#44 with the
+            // trained weights).
+            let eval = match empties {
+                0..14 => 0,
+                14..18 => -eval.evaluate(child) / 3,
+                _ => -shallow_value(eval, child, sort_depth, -30_000, 30_000) / 3,
+            };
+            *score = -(mobility << 6) - (potential << 1) + (parity << 3) + (stable << 4) + eval;
         }
     }
 
