@@ -353,14 +353,34 @@ fn pext_portable(x: u64, mut mask: u64) -> u64 {
     packed
 }
 
+/// The table index of copy `c` of `board`. Called with constant `c` (see
+/// [`read_features`]), the copy's mask, offset and place values are immediates.
+#[inline(always)]
+fn read_copy(c: usize, board: &Board, pext: &impl Fn(u64, u64) -> u64) -> u32 {
+    let copy = COPIES[c];
+    // `pext` gives fewer bits than this; the masks below only let the compiler see it.
+    let len = 1usize << copy.mask.count_ones();
+    let places = &PLACES[copy.places..copy.places + len];
+    let player = places[pext(board.player, copy.mask) as usize & (len - 1)] as u32;
+    let opponent = places[pext(board.opponent, copy.mask) as usize & (len - 1)] as u32;
+    copy.offset + player + 2 * opponent
+}
+
+/// Calls `$f` with each literal, unrolled.
+macro_rules! unrolled {
+    ($f:expr; $($c:literal)*) => {
+        $( $f($c); )*
+    };
+}
+
 #[inline(always)]
 fn read_features(board: &Board, pext: impl Fn(u64, u64) -> u64, mut f: impl FnMut(u32)) {
-    for copy in &COPIES {
-        let places = &PLACES[copy.places..];
-        let player = places[pext(board.player, copy.mask) as usize] as u32;
-        let opponent = places[pext(board.opponent, copy.mask) as usize] as u32;
-        f(copy.offset + player + 2 * opponent);
-    }
+    // Unrolled, the 46 copies read in about half the time of a loop over `COPIES`
+    // (which loads each copy's mask, offset and table and checks bounds).
+    const _: () = assert!(COPY_COUNT == 46);
+    unrolled!(|c| f(read_copy(c, board, &pext));
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29
+        30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45);
     let mobility = |b: &Board| b.moves().count_ones().min(MOBILITY_CAP as u32) as usize;
     f((MOBILITY_OFFSET + mobility(board)) as u32);
     f((MOBILITY_OFFSET + MOBILITY_CAP + 1 + mobility(&board.pass())) as u32);
