@@ -41,10 +41,28 @@ isa_versions! {
     }
 }
 
+/// [`engine::flip::flip_avx2`], with the features it needs (this CPU must have them).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn avx2_flips(sample: &[(Board, u32)]) -> u64 {
+    let mut acc = 0;
+    for (b, sq) in sample {
+        acc ^= engine::flip::flip_avx2(*sq as usize, b.player, b.opponent);
+    }
+    acc
+}
+
 fn flips(c: &mut Criterion) {
     let sample = sample_moves();
     let mut group = c.benchmark_group("flip");
     group.throughput(Throughput::Elements(sample.len() as u64));
+    #[cfg(target_arch = "x86_64")]
+    if Isa::detect() == Isa::X86_64V3 {
+        group.bench_function("avx2", |b| {
+            // SAFETY: the CPU has the features (x86-64-v3, detected just above).
+            b.iter(|| unsafe { avx2_flips(black_box(&sample)) })
+        });
+    }
     for isa in Isa::available() {
         let id = |name: &str| BenchmarkId::new(name, format!("{isa:?}"));
         group.bench_function(id("fast"), |b| {

@@ -74,6 +74,62 @@ pub fn flip(sq: usize, p: u64, o: u64) -> u64 {
     flipped
 }
 
+/// [`flip`] with the four lines in the four 64-bit lanes of AVX2 registers (as Edax's
+/// AVX2 flip): about half the instructions. Below the square, where a lowest-bit trick
+/// does not apply, the non-opponent squares are spread downwards by variable shifts so
+/// that only the nearest player disc survives as the outflank.
+///
+/// # Safety
+///
+/// The CPU must have AVX2: callers not compiled with it check first (as `isa_dispatch!`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub fn flip_avx2(sq: usize, p: u64, o: u64) -> u64 {
+    use std::arch::x86_64::*;
+    let rays = &RAYS[sq & 63];
+    // SAFETY: `Rays` is 64-byte aligned: `up` and `down` are 32-byte aligned [u64; 4].
+    let (up, down) = unsafe {
+        (
+            _mm256_load_si256(rays.up.as_ptr().cast()),
+            _mm256_load_si256(rays.down.as_ptr().cast()),
+        )
+    };
+    let pp = _mm256_set1_epi64x(p as i64);
+    let oo = _mm256_set1_epi64x(o as i64);
+    let zero = _mm256_setzero_si256();
+    // The line steps, in `RAYS`' line order: rank, file, a1-h8, h1-a8.
+    let step = _mm256_set_epi64x(7, 9, 8, 1);
+    let step2 = _mm256_set_epi64x(14, 18, 16, 2);
+
+    // Above: the lowest non-opponent square; if it is ours, the squares before it flip.
+    let stop = _mm256_andnot_si256(oo, up);
+    let outflank = _mm256_and_si256(_mm256_and_si256(stop, _mm256_sub_epi64(zero, stop)), pp);
+    // All ones when there is no outflank (nothing flips), else the bits from it upwards.
+    let beyond = _mm256_sub_epi64(_mm256_cmpeq_epi64(outflank, zero), outflank);
+    let flipped_up = _mm256_andnot_si256(beyond, up);
+
+    // Below: each of our discs one step towards the square is a candidate outflank; a
+    // non-opponent square erases the candidates at and below it (up to 5 steps: enough
+    // for a line of 7 squares).
+    let mut outflank = _mm256_sllv_epi64(_mm256_and_si256(pp, down), step);
+    let mut eraser = _mm256_andnot_si256(oo, down);
+    eraser = _mm256_or_si256(eraser, _mm256_srlv_epi64(eraser, step));
+    outflank = _mm256_andnot_si256(eraser, outflank);
+    eraser = _mm256_srlv_epi64(eraser, step2);
+    outflank = _mm256_andnot_si256(eraser, outflank);
+    outflank = _mm256_andnot_si256(_mm256_srlv_epi64(eraser, step2), outflank);
+    // The squares of the line from the outflank up to the played square, exclusive.
+    let flipped_down = _mm256_and_si256(down, _mm256_sub_epi64(zero, outflank));
+
+    let flipped = _mm256_or_si256(flipped_up, flipped_down);
+    let half = _mm_or_si128(
+        _mm256_castsi256_si128(flipped),
+        _mm256_extracti128_si256(flipped, 1),
+    );
+    (_mm_cvtsi128_si64(half) | _mm_extract_epi64(half, 1)) as u64
+}
+
 /// `FLIPS_ON_LINE[i][line]`: discs flipped along one line of 8 squares by playing its
 /// square `i` when the player holds the squares of `line` and the opponent every other
 /// one (squares past the end of a short diagonal count as opponent discs: a run reaching
@@ -186,6 +242,28 @@ mod tests {
             let p = x.rotate_left(17) & !(1 << sq);
             let expected = flip(sq, p, !p & !(1 << sq)).count_ones();
             assert_eq!(last_flip_count(sq, p), expected, "square {sq}, p {p:#x}");
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_flip_equals_flip() {
+        if !std::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..500_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let sq = (x >> 58) as usize;
+            // Dense and sparse boards alike: runs of every length on every line.
+            let occupied = (x.rotate_left(23) | x.rotate_left(41)) & !(1 << sq);
+            let p = occupied & x.rotate_left(7);
+            let o = occupied & !p;
+            // SAFETY: the CPU has AVX2 (checked above).
+            let fast = unsafe { flip_avx2(sq, p, o) };
+            assert_eq!(fast, flip(sq, p, o), "square {sq}, p {p:#x}, o {o:#x}");
         }
     }
 

@@ -122,7 +122,7 @@ isa_versions! {
         }
         let mut total = PerftCounts::default();
         for sq in Bitboard(moves) {
-            let child = board.play_flips(sq, board.flips(sq));
+            let child = board.play_flips(sq, flip(sq.index(), board.player, board.opponent));
             if depth == 2 {
                 let child_moves = child.moves();
                 if child_moves != 0 {

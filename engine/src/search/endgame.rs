@@ -17,7 +17,7 @@ use crate::bitboard::Bitboard;
 use crate::board::{neighbours, Board};
 use crate::cpu::Isa;
 use crate::eval::Evaluation;
-use crate::flip::{flip, last_flip_count};
+use crate::flip::last_flip_count;
 use crate::search::ordering::{odd_quadrants, parity_order, MoveList};
 use crate::search::probcut;
 use crate::search::stability;
@@ -158,28 +158,18 @@ isa_versions! {
     /// Fail-soft, as the other `solve` functions.
     fn solve2(s: &mut Search, board: &Board, alpha: i32, x: [usize; 2]) -> i32 {
         let children = [(x[0], x[1]), (x[1], x[0])];
-        match first_beating(s, board, alpha, &children, |_, child, _, last| solve1(child, last)) {
-            Some(best) => best,
-            None if opponent_can_move(board, &x) => -solve2(s, &board.pass(), -alpha - 1, x),
-            None => board.final_score(),
-        }
+        let flips = |sq, p, o| flip(sq, p, o);
+        solve_squares(s, board, alpha, &children, flips, |_, child, _, last| solve1(child, last))
     }
 
     /// [`solve2`] with three empty squares, tried in the order given.
-    // The closure is needed: `#[target_feature]` functions do not implement `Fn`.
-    #[allow(clippy::redundant_closure)]
     fn solve3(s: &mut Search, board: &Board, alpha: i32, x: [usize; 3]) -> i32 {
         let children = [(x[0], [x[1], x[2]]), (x[1], [x[0], x[2]]), (x[2], [x[0], x[1]])];
-        match first_beating(s, board, alpha, &children, |s, b, a, x| solve2(s, b, a, x)) {
-            Some(best) => best,
-            None if opponent_can_move(board, &x) => -solve3(s, &board.pass(), -alpha - 1, x),
-            None => board.final_score(),
-        }
+        let flips = |sq, p, o| flip(sq, p, o);
+        solve_squares(s, board, alpha, &children, flips, |s, b, a, x| solve2(s, b, a, x))
     }
 
     /// [`solve2`] with four empty squares, tried in the order given (parity order).
-    // The closure is needed: `#[target_feature]` functions do not implement `Fn`.
-    #[allow(clippy::redundant_closure)]
     fn solve4(s: &mut Search, board: &Board, alpha: i32, x: [usize; 4]) -> i32 {
         let children = [
             (x[0], [x[1], x[2], x[3]]),
@@ -187,11 +177,8 @@ isa_versions! {
             (x[2], [x[0], x[1], x[3]]),
             (x[3], [x[0], x[1], x[2]]),
         ];
-        match first_beating(s, board, alpha, &children, |s, b, a, x| solve3(s, b, a, x)) {
-            Some(best) => best,
-            None if opponent_can_move(board, &x) => -solve4(s, &board.pass(), -alpha - 1, x),
-            None => board.final_score(),
-        }
+        let flips = |sq, p, o| flip(sq, p, o);
+        solve_squares(s, board, alpha, &children, flips, |s, b, a, x| solve3(s, b, a, x))
     }
 
     /// Null-window search with at most 4 empties, in parity order.
@@ -227,7 +214,7 @@ isa_versions! {
         for part in parity_order(moves, odd) {
             for sq in Bitboard(part) {
                 s.nodes += 1;
-                let child = board.play_flips(sq, board.flips(sq));
+                let child = board.play_flips(sq, flip(sq.index(), board.player, board.opponent));
                 let score = -nws_shallow(s, &child, -alpha - 1, empties - 1);
                 if score > best {
                     best = score;
@@ -283,7 +270,7 @@ isa_versions! {
         // With a hash move (or a wipeout), the other moves are ranked only if it fails to
         // cut: the ranking (evaluations, shallow searches) is most of a node's own cost,
         // and the first move cuts at most cut nodes. Same order, same tree.
-        let mut ranked = !list.generate(board, moves, hash_move);
+        let mut ranked = !list.generate(board, moves, hash_move, |sq, p, o| flip(sq, p, o));
         if ranked {
             list.rank(board, s.eval);
         }
@@ -359,7 +346,7 @@ isa_versions! {
         let hash_move = stored.map_or(NO_MOVE, |b| b.best);
         let nodes_before = s.nodes;
         let mut list = MoveList::default();
-        list.score(board, moves, hash_move, s.eval);
+        list.score(board, moves, hash_move, s.eval, |sq, p, o| flip(sq, p, o));
         let children: ArrayVec<(Square, Board), 64> = std::iter::from_fn(|| list.next_best()).collect();
         let (mut alpha, mut best, mut best_move) = (alpha, -65, None);
         let original_alpha = alpha;
@@ -522,10 +509,10 @@ static NEIGHBOURS: [u64; 64] = {
     table
 };
 
-/// The discs `p` flips by playing `sq` against `o` (0: illegal), without computing the
-/// flip when no disc of `o` touches `sq` (often so with few empties left).
+/// The discs `p` flips by playing `sq` against `o` (0: illegal) by `flip`, without
+/// computing the flip when no disc of `o` touches `sq` (often so with few empties left).
 #[inline(always)]
-fn flip_near(sq: usize, p: u64, o: u64) -> u64 {
+fn flip_near(flip: impl Fn(usize, u64, u64) -> u64, sq: usize, p: u64, o: u64) -> u64 {
     if NEIGHBOURS[sq] & o == 0 {
         0
     } else {
@@ -533,20 +520,43 @@ fn flip_near(sq: usize, p: u64, o: u64) -> u64 {
     }
 }
 
+/// The score of the last-move solvers: the side to move's moves to `children` (square,
+/// squares left) by [`first_beating`]; if it has none, the opponent's after a pass (tried
+/// directly: asking first whether there are any would compute their flips twice); if
+/// neither has any, the final score.
+#[inline(always)]
+fn solve_squares<R: Copy>(
+    s: &mut Search,
+    board: &Board,
+    alpha: i32,
+    children: &[(usize, R)],
+    flip: impl Fn(usize, u64, u64) -> u64 + Copy,
+    search: impl Fn(&mut Search, &Board, i32, R) -> i32 + Copy,
+) -> i32 {
+    if let Some(best) = first_beating(s, board, alpha, children, flip, search) {
+        return best;
+    }
+    match first_beating(s, &board.pass(), -alpha - 1, children, flip, search) {
+        Some(best) => -best,
+        None => board.final_score(),
+    }
+}
+
 /// The null-window move loop of the last-move solvers: for each (square, squares left)
-/// in order where the side to move can play, the child's score by `search`, until one
-/// beats `alpha` (fail-soft best). `None` when no move was possible.
+/// in order where the side to move can play (flips by `flip`), the child's score by
+/// `search`, until one beats `alpha` (fail-soft best). `None` when no move was possible.
 #[inline(always)]
 fn first_beating<R: Copy>(
     s: &mut Search,
     board: &Board,
     alpha: i32,
     children: &[(usize, R)],
+    flip: impl Fn(usize, u64, u64) -> u64 + Copy,
     search: impl Fn(&mut Search, &Board, i32, R) -> i32,
 ) -> Option<i32> {
     let mut best = None;
     for &(sq, rest) in children {
-        let flipped = flip_near(sq, board.player, board.opponent);
+        let flipped = flip_near(flip, sq, board.player, board.opponent);
         if flipped != 0 {
             s.nodes += 1;
             let score = -search(s, &after(board, sq, flipped), -alpha - 1, rest);
@@ -565,14 +575,6 @@ fn first_beating<R: Copy>(
 #[inline(always)]
 fn after(board: &Board, sq: usize, flipped: u64) -> Board {
     Board::new(board.opponent ^ flipped, board.player ^ flipped ^ 1 << sq)
-}
-
-/// Whether the opponent of the side to move has a move among the empty `squares`.
-#[inline(always)]
-fn opponent_can_move(board: &Board, squares: &[usize]) -> bool {
-    squares
-        .iter()
-        .any(|&sq| flip_near(sq, board.opponent, board.player) != 0)
 }
 
 /// For a null window at `alpha` beyond the possible scores, the answer without a search

@@ -4,9 +4,11 @@ use arrayvec::ArrayVec;
 
 use crate::bitboard::Bitboard;
 use crate::board::{neighbours, Board};
+use crate::cpu::Isa;
 use crate::eval::Evaluation;
 use crate::search::tt::TranspositionTable;
 use crate::square::Square;
+use crate::{isa_dispatch, isa_versions};
 
 const QUADRANTS: [u64; 4] = [
     0x0000_0000_0f0f_0f0f,
@@ -68,35 +70,45 @@ fn corner_stability(p: u64) -> i32 {
 /// 14.7 s (1 thread), #55-#58 from 411 to 313 s (2 threads); per 5 was slower again.
 const MAX_SORT_DEPTH: u32 = 6;
 
-/// A `depth`-ply alpha-beta estimate with the evaluation (for ordering only).
+/// A `depth`-ply alpha-beta estimate with the evaluation (for ordering only), fail-soft.
 pub fn shallow_value(
     eval: &dyn Evaluation,
     board: &Board,
     depth: u32,
-    mut alpha: i32,
+    alpha: i32,
     beta: i32,
 ) -> i32 {
-    if depth == 0 {
-        return eval.evaluate(board);
-    }
-    let moves = board.moves();
-    if moves == 0 {
-        return if board.pass().moves() == 0 {
-            board.final_score() * 100
-        } else {
-            -shallow_value(eval, &board.pass(), depth, -beta, -alpha)
-        };
-    }
-    let mut best = -30_000;
-    for sq in Bitboard(moves) {
-        let child = board.play_flips(sq, board.flips(sq));
-        best = best.max(-shallow_value(eval, &child, depth - 1, -beta, -alpha));
-        alpha = alpha.max(best);
-        if alpha >= beta {
-            break;
+    isa_dispatch!(
+        Isa::detect(),
+        shallow_search(eval, board, depth, alpha, beta)
+    )
+}
+
+isa_versions! {
+    /// [`shallow_value`] for one instruction set.
+    fn shallow_search(eval: &dyn Evaluation, board: &Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+        if depth == 0 {
+            return eval.evaluate(board);
         }
+        let moves = board.moves();
+        if moves == 0 {
+            return if board.pass().moves() == 0 {
+                board.final_score() * 100
+            } else {
+                -shallow_search(eval, &board.pass(), depth, -beta, -alpha)
+            };
+        }
+        let (mut alpha, mut best) = (alpha, -30_000);
+        for sq in Bitboard(moves) {
+            let child = board.play_flips(sq, flip(sq.index(), board.player, board.opponent));
+            best = best.max(-shallow_search(eval, &child, depth - 1, -beta, -alpha));
+            alpha = alpha.max(best);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
     }
-    best
 }
 
 /// The legal moves of a position with their children, handed out best first.
@@ -116,21 +128,35 @@ const UNRANKED: i32 = i32::MIN;
 impl MoveList {
     /// Scores every move: [`MoveList::generate`] then [`MoveList::rank`].
     #[inline(always)]
-    pub fn score(&mut self, board: &Board, moves: u64, hash_move: u8, eval: &dyn Evaluation) {
-        self.generate(board, moves, hash_move);
+    pub fn score(
+        &mut self,
+        board: &Board,
+        moves: u64,
+        hash_move: u8,
+        eval: &dyn Evaluation,
+        flip: impl Fn(usize, u64, u64) -> u64,
+    ) {
+        self.generate(board, moves, hash_move, flip);
         self.rank(board, eval);
     }
 
-    /// Fills the list with the `moves` and their children, ranking only the moves that
-    /// come first whatever the others score: the hash move, then moves that leave the
-    /// opponent no discs. Returns whether there is such a move; the others can be ranked
-    /// after it has been searched, and need not be when it cuts.
+    /// Fills the list with the `moves` and their children (flips by `flip`, as
+    /// [`crate::flip::flip`]), ranking only the moves that come first whatever the others
+    /// score: the hash move, then moves that leave the opponent no discs. Returns whether
+    /// there is such a move; the others can be ranked after it has been searched, and need
+    /// not be when it cuts.
     #[inline(always)]
-    pub fn generate(&mut self, board: &Board, moves: u64, hash_move: u8) -> bool {
+    pub fn generate(
+        &mut self,
+        board: &Board,
+        moves: u64,
+        hash_move: u8,
+        flip: impl Fn(usize, u64, u64) -> u64,
+    ) -> bool {
         self.entries.clear();
         let mut any_first = false;
         for sq in Bitboard(moves) {
-            let child = board.play_flips(sq, board.flips(sq));
+            let child = board.play_flips(sq, flip(sq.index(), board.player, board.opponent));
             let score = if sq.index() as u8 == hash_move {
                 1 << 30
             } else if child.player == 0 {
@@ -260,7 +286,13 @@ mod tests {
     fn hash_move_comes_first_and_all_moves_come_out() {
         let board = Board::START;
         let mut list = MoveList::default();
-        list.score(&board, board.moves(), 37, &crate::eval::HandEval);
+        list.score(
+            &board,
+            board.moves(),
+            37,
+            &crate::eval::HandEval,
+            crate::flip::flip,
+        );
         assert_eq!(list.len(), 4);
         assert_eq!(list.next_best().unwrap().0.to_string(), "f5");
         let rest: Bitboard = std::iter::from_fn(|| list.next_best().map(|m| m.0)).collect();

@@ -209,7 +209,7 @@ impl Solver {
             }
             let hash_move = self.tt.probe(&board).map_or(NO_MOVE, |b| b.best);
             let mut list = MoveList::default();
-            list.score(&board, moves, hash_move, &*self.eval);
+            list.score(&board, moves, hash_move, &*self.eval, crate::flip::flip);
             // Every child scores at least -score; the PV child scores no more than that.
             let (sq, child) = std::iter::from_fn(|| list.next_best())
                 .find(|(_, child)| nws_with(self.isa, search, child, -score) <= -score)?;
