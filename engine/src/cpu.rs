@@ -54,11 +54,12 @@ impl Isa {
 /// `x86_64_v3`, the latter with the v3 target features; each version's calls to the others
 /// resolve inside its own module.
 ///
-/// Each module also has its own `flip(sq, p, o)`, which the functions should call rather
-/// than [`crate::flip::flip`]: in `x86_64_v3` it is [`crate::flip::flip_avx2`] (1.8 times
-/// the throughput of the other, which the compiler does not vectorise). Helpers outside
-/// the group take it as a closure, `|sq, p, o| flip(sq, p, o)` (closures inherit the
-/// features; `#[target_feature]` functions themselves are not `Fn`).
+/// Each module also has its own `flip(sq, p, o)` and `stable_discs(p, o)`, which the
+/// functions should call rather than [`crate::flip::flip`] and
+/// [`crate::search::stability::stable_discs`]: in `x86_64_v3` they are the AVX2 versions
+/// (the flip has 1.8 times the throughput of the scalar one, which the compiler does not
+/// vectorise). Helpers outside the group take them as closures, `|sq, p, o| flip(sq, p,
+/// o)` (closures inherit the features; `#[target_feature]` functions are not `Fn`).
 #[macro_export]
 macro_rules! isa_versions {
     ($(
@@ -73,6 +74,12 @@ macro_rules! isa_versions {
             #[inline(always)]
             fn flip(sq: usize, p: u64, o: u64) -> u64 {
                 $crate::flip::flip(sq, p, o)
+            }
+            /// See [`crate::search::stability::stable_discs`].
+            #[allow(dead_code)]
+            #[inline(always)]
+            fn stable_discs(p: u64, o: u64) -> u64 {
+                $crate::search::stability::stable_discs(p, o)
             }
             $(
                 $(#[$attr])*
@@ -92,6 +99,13 @@ macro_rules! isa_versions {
             #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
             fn flip(sq: usize, p: u64, o: u64) -> u64 {
                 $crate::flip::flip_avx2(sq, p, o)
+            }
+            /// See [`crate::search::stability::stable_discs_avx2`].
+            #[allow(dead_code)]
+            #[inline]
+            #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+            fn stable_discs(p: u64, o: u64) -> u64 {
+                $crate::search::stability::stable_discs_avx2(p, o)
             }
             $(
                 $(#[$attr])*

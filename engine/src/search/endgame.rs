@@ -181,6 +181,16 @@ isa_versions! {
         solve_squares(s, board, alpha, &children, flips, |s, b, a, x| solve3(s, b, a, x))
     }
 
+    /// The side to move scores at most 64 minus twice the opponent's stable discs: when
+    /// that is not above `alpha`, it is the (fail-soft) answer.
+    fn stability_cutoff(board: &Board, alpha: i32, empties: u32) -> Option<i32> {
+        if !stability::worth_trying(alpha, empties) {
+            return None;
+        }
+        let bound = 64 - 2 * stable_discs(board.opponent, board.player).count_ones() as i32;
+        (bound <= alpha).then_some(bound)
+    }
+
     /// Null-window search with at most 4 empties, in parity order.
     fn solve_few(s: &mut Search, board: &Board, alpha: i32, empties: u32) -> i32 {
         let x = last_squares(board.empties());
@@ -589,17 +599,6 @@ fn outside_score_range(alpha: i32) -> Option<i32> {
     } else {
         None
     }
-}
-
-/// The side to move scores at most 64 minus twice the opponent's stable discs: when that
-/// is not above `alpha`, it is the (fail-soft) answer.
-#[inline(always)]
-fn stability_cutoff(board: &Board, alpha: i32, empties: u32) -> Option<i32> {
-    if !stability::worth_trying(alpha, empties) {
-        return None;
-    }
-    let bound = 64 - 2 * stability::stable_discs(board.opponent, board.player).count_ones() as i32;
-    (bound <= alpha).then_some(bound)
 }
 
 /// New bounds combined with what the table already knew: intersected at the same
