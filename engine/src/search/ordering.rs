@@ -177,6 +177,9 @@ impl MoveList {
     /// search).
     #[inline(always)]
     pub fn rank(&mut self, board: &Board, eval: &dyn Evaluation) {
+        if self.entries.len() < 2 {
+            return; // a single move needs no ranking (nor its evaluation)
+        }
         let odd = odd_quadrants(board.empties());
         let empties = board.empty_count();
         let sort_depth = (empties.saturating_sub(12) / 4).min(MAX_SORT_DEPTH);
