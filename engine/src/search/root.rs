@@ -13,8 +13,10 @@ use crate::search::ordering::MoveList;
 use crate::search::tt::{TranspositionTable, NO_MOVE};
 use crate::square::Square;
 
-/// Empties from which the exact search is preceded by selective ones.
-pub const SELECTIVE_MIN: u32 = 20;
+/// Empties from which the exact search is preceded by selective ones. From 18 rather than
+/// 20 (session 9): fforum-20-39 on 1 thread 3.035 -> 2.912 s (median of 7 alternating
+/// runs), 1.7% fewer nodes; 16 measured the same as 18; from 23, FFO #40-#47 took 4% more.
+pub const SELECTIVE_MIN: u32 = 18;
 
 /// The selectivity levels searched before the exact one. One pass at 2 sigma measured
 /// best (results/ffo.md): against none, 1.8x faster on FFO #40-#44, #49 and #34-#39;
