@@ -231,13 +231,18 @@ mod tests {
         assert_eq!(total, 27);
     }
 
+    /// The next state of a xorshift generator (random boards for the tests).
+    fn xorshift(x: &mut u64) {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+    }
+
     #[test]
     fn last_flip_count_equals_counting_the_flip() {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
         for _ in 0..200_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            xorshift(&mut x);
             let sq = (x >> 58) as usize;
             let p = x.rotate_left(17) & !(1 << sq);
             let expected = flip(sq, p, !p & !(1 << sq)).count_ones();
@@ -253,9 +258,7 @@ mod tests {
         }
         let mut x = 0x2545_f491_4f6c_dd1du64;
         for _ in 0..500_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            xorshift(&mut x);
             let sq = (x >> 58) as usize;
             // Dense and sparse boards alike: runs of every length on every line.
             let occupied = (x.rotate_left(23) | x.rotate_left(41)) & !(1 << sq);
