@@ -375,8 +375,8 @@ macro_rules! unrolled {
 
 #[inline(always)]
 fn read_features(board: &Board, pext: impl Fn(u64, u64) -> u64, mut f: impl FnMut(u32)) {
-    // Unrolled, the 46 copies read in about half the time of a loop over `COPIES`
-    // (which loads each copy's mask, offset and table and checks bounds).
+    // Unrolled: a loop over `COPIES` loads each copy's mask, offset and table and checks
+    // bounds; the whole evaluation took 106 ns that way, 76 ns unrolled.
     const _: () = assert!(COPY_COUNT == 46);
     unrolled!(|c| f(read_copy(c, board, &pext));
         0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29
