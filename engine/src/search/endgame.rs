@@ -5,7 +5,8 @@
 //! - 1: `solve1` counts the flips of the last move without making it;
 //! - 2..=4: `solve4`, `solve3`, `solve2` try the empty squares directly, in parity order
 //!   fixed at 4;
-//! - 5..=`SHALLOW`: `nws_shallow`, move generation and parity ordering, no table;
+//! - 5..=`SHALLOW`: `nws_shallow`, move generation and parity ordering (from
+//!   `FASTEST_FIRST_MIN`, fewest replies first), no table;
 //! - above: `nws_table`, with the transposition table and fastest-first ordering.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering::Relaxed};
@@ -26,6 +27,10 @@ use crate::{isa_dispatch, isa_versions, Square};
 
 /// Empties at and below which the table is not used (its probes cost more than they save).
 pub const SHALLOW: u32 = 7;
+
+/// Empties from which `nws_shallow` tries its moves fastest first (fewest replies, then
+/// odd quadrants) rather than in parity order alone.
+pub const FASTEST_FIRST_MIN: u32 = 6;
 
 /// Empties at and below which nodes keep their bounds in the small table
 /// (`Search::shallow_tt`) rather than the main one: it stays in the processor's caches,
@@ -220,17 +225,32 @@ isa_versions! {
             return -nws_shallow(s, &passed, -alpha - 1, empties);
         }
         let odd = odd_quadrants(board.empties());
+        if empties >= FASTEST_FIRST_MIN {
+            let mut list = MoveList::default();
+            list.generate(board, moves, NO_MOVE, |sq, p, o| flip(sq, p, o));
+            list.rank_by_replies(odd);
+            first_beating_child(s, std::iter::from_fn(|| list.next_best()), alpha, empties)
+        } else {
+            let children = parity_order(moves, odd)
+                .into_iter()
+                .flat_map(Bitboard)
+                .map(|sq| (sq, board.play_flips(sq, flip(sq.index(), board.player, board.opponent))));
+            first_beating_child(s, children, alpha, empties)
+        }
+    }
+
+    /// The null-window move loop of `nws_shallow`: the `children` in turn until one beats
+    /// `alpha` (fail-soft best).
+    #[inline]
+    fn first_beating_child(s: &mut Search, children: impl Iterator<Item = (Square, Board)>, alpha: i32, empties: u32) -> i32 {
         let mut best = -65;
-        for part in parity_order(moves, odd) {
-            for sq in Bitboard(part) {
-                s.nodes += 1;
-                let child = board.play_flips(sq, flip(sq.index(), board.player, board.opponent));
-                let score = -nws_shallow(s, &child, -alpha - 1, empties - 1);
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        return score;
-                    }
+        for (_, child) in children {
+            s.nodes += 1;
+            let score = -nws_shallow(s, &child, -alpha - 1, empties - 1);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    return score;
                 }
             }
         }
