@@ -116,19 +116,19 @@ fn prediction_depth(empties: u32) -> u32 {
 }
 
 /// (bias, sigma) in discs of the depth-2 and depth-4 predictions for 10 to 18 empties:
-/// `engine probcut` on rounds 3 and 4 of the training data (held-out exact positions,
+/// `engine probcut` on rounds 4 and 5 of the training data (held-out exact positions,
 /// results/eval.md). Odd numbers of empties have a bias of about +2 discs (the
 /// evaluation sees the position after an even number of plies from an odd count).
 const ERRORS: [[(f64, f64); 2]; 9] = [
-    [(-0.01, 6.68), (-0.34, 5.39)],
-    [(2.00, 6.90), (1.72, 5.75)],
-    [(-0.34, 6.94), (-0.30, 5.64)],
-    [(1.96, 7.00), (1.94, 5.65)],
-    [(-0.13, 6.82), (-0.57, 5.78)],
-    [(2.15, 6.88), (1.85, 5.91)],
-    [(-0.54, 6.91), (-0.39, 5.96)],
-    [(1.87, 6.82), (1.95, 5.84)],
-    [(0.02, 6.73), (-0.62, 5.82)],
+    [(0.02, 6.81), (-0.29, 5.46)],
+    [(2.21, 6.88), (1.92, 5.75)],
+    [(-0.29, 6.98), (-0.24, 5.64)],
+    [(1.99, 7.05), (2.03, 5.79)],
+    [(0.00, 6.95), (-0.51, 5.82)],
+    [(2.41, 6.86), (1.99, 5.94)],
+    [(-0.34, 6.86), (-0.21, 5.85)],
+    [(2.14, 6.75), (2.19, 5.77)],
+    [(-0.11, 6.65), (-0.46, 5.73)],
 ];
 
 /// The prediction error at `empties` (>= MIN_EMPTIES) and `depth` (2 or 4); beyond the
@@ -222,16 +222,15 @@ pub fn midgame_prediction_depth(depth: u32) -> u32 {
 pub const MIDGAME_MIN_DEPTH: u32 = 4;
 
 /// (bias, sigma) in discs of the midgame prediction for depths 4 to 9: `engine probcut
-/// --midgame 2000` on rounds 3-4 of the training data (results/eval.md); deeper, that of the
+/// --midgame 2000` on rounds 4-5 of the training data (results/eval.md); deeper, that of the
 /// last measured depth of the same parity.
-#[allow(clippy::approx_constant)] // 3.14 is a measured sigma, not pi
 const MIDGAME_ERRORS: [(f64, f64); 6] = [
-    (0.56, 3.14),
-    (-0.18, 2.87),
-    (0.99, 3.96),
-    (-0.45, 3.50),
-    (0.92, 3.15),
-    (-0.45, 3.04),
+    (0.45, 2.89),
+    (-0.21, 2.63),
+    (0.88, 3.81),
+    (-0.42, 3.27),
+    (0.91, 3.20),
+    (-0.51, 2.75),
 ];
 
 /// A probable cut of the midgame null window at `alpha` (hundredths of a disc) for a
