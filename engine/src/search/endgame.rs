@@ -29,7 +29,9 @@ use crate::{isa_dispatch, isa_versions, Square};
 pub const SHALLOW: u32 = 7;
 
 /// Empties from which `nws_shallow` tries its moves fastest first (fewest replies, then
-/// odd quadrants) rather than in parity order alone.
+/// odd quadrants) rather than in parity order alone: 23-32% fewer nodes, each dearer
+/// (fforum-20-39 -3%, FFO #40-#47 -4%, #49-#52 -1% time on 1 thread); from 7, -2% on
+/// #40-#47; from 5, slower (results/ffo.md, session 10).
 pub const FASTEST_FIRST_MIN: u32 = 6;
 
 /// Empties at and below which nodes keep their bounds in the small table
@@ -229,22 +231,23 @@ isa_versions! {
             let mut list = MoveList::default();
             list.generate(board, moves, NO_MOVE, |sq, p, o| flip(sq, p, o));
             list.rank_by_replies(odd);
-            first_beating_child(s, std::iter::from_fn(|| list.next_best()), alpha, empties)
+            let children = std::iter::from_fn(|| list.next_best().map(|(_, child)| child));
+            nws_children(s, children, alpha, empties)
         } else {
             let children = parity_order(moves, odd)
                 .into_iter()
                 .flat_map(Bitboard)
-                .map(|sq| (sq, board.play_flips(sq, flip(sq.index(), board.player, board.opponent))));
-            first_beating_child(s, children, alpha, empties)
+                .map(|sq| board.play_flips(sq, flip(sq.index(), board.player, board.opponent)));
+            nws_children(s, children, alpha, empties)
         }
     }
 
-    /// The null-window move loop of `nws_shallow`: the `children` in turn until one beats
-    /// `alpha` (fail-soft best).
+    /// The move loop of `nws_shallow`: the `children` in turn until one beats `alpha`
+    /// (fail-soft best).
     #[inline]
-    fn first_beating_child(s: &mut Search, children: impl Iterator<Item = (Square, Board)>, alpha: i32, empties: u32) -> i32 {
+    fn nws_children(s: &mut Search, children: impl Iterator<Item = Board>, alpha: i32, empties: u32) -> i32 {
         let mut best = -65;
-        for (_, child) in children {
+        for child in children {
             s.nodes += 1;
             let score = -nws_shallow(s, &child, -alpha - 1, empties - 1);
             if score > best {
