@@ -7,7 +7,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use engine::cpu::Isa;
 use engine::eval::patterns::features;
-use engine::eval::{Evaluation, HandEval, PatternEval};
+use engine::eval::{Evaluation, Features, HandEval, PatternEval};
 use engine::{isa_dispatch, isa_versions, reference, wordops, Board, Game};
 use rand::{rngs::SmallRng, SeedableRng};
 use std::hint::black_box;
@@ -38,6 +38,28 @@ isa_versions! {
 
     fn move_generation(sample: &[(Board, u32)]) -> u64 {
         sample.iter().fold(0, |acc, (b, _)| acc ^ b.moves())
+    }
+
+    /// Every child of every position evaluated, each read afresh.
+    fn children_read(eval: &PatternEval, boards: &[Board]) -> i32 {
+        boards.iter().fold(0, |acc, b| {
+            engine::Bitboard(b.moves()).fold(acc, |acc, sq| {
+                let child = b.play_flips(sq, flip(sq.index(), b.player, b.opponent));
+                acc ^ eval.evaluate(&child)
+            })
+        })
+    }
+
+    /// [`children_read`] with the children's features updated from their parent's.
+    fn children_updated(eval: &PatternEval, boards: &[Board]) -> i32 {
+        boards.iter().fold(0, |acc, b| {
+            let features = Features::of(b);
+            engine::Bitboard(b.moves()).fold(acc, |acc, sq| {
+                let flipped = flip(sq.index(), b.player, b.opponent);
+                let child = b.play_flips(sq, flipped);
+                acc ^ eval.evaluate_features(&child, &features.after_move(sq.index(), flipped))
+            })
+        })
     }
 }
 
@@ -131,6 +153,18 @@ fn evaluation(c: &mut Criterion) {
             })
         })
     });
+    // Children of each position: read afresh, or updated from the parent's features.
+    let trained = PatternEval::embedded();
+    let children: usize = boards.iter().map(|b| b.moves().count_ones() as usize).sum();
+    group.throughput(Throughput::Elements(children as u64));
+    for isa in Isa::available() {
+        group.bench_function(BenchmarkId::new("children read", format!("{isa:?}")), |b| {
+            b.iter(|| isa_dispatch!(isa, children_read(&trained, black_box(&boards))))
+        });
+        group.bench_function(BenchmarkId::new("children updated", format!("{isa:?}")), |b| {
+            b.iter(|| isa_dispatch!(isa, children_updated(&trained, black_box(&boards))))
+        });
+    }
     group.finish();
 }
 

@@ -15,6 +15,7 @@ pub mod patterns;
 pub mod weights;
 
 pub use hand::HandEval;
+pub use patterns::Features;
 pub use weights::PatternEval;
 
 use crate::board::Board;
@@ -22,6 +23,13 @@ use crate::board::Board;
 /// Estimates, in hundredths of a disc, the final disc difference for the side to move.
 pub trait Evaluation: Send + Sync {
     fn evaluate(&self, board: &Board) -> i32;
+
+    /// [`Evaluation::evaluate`] given the pattern features of `board` (carried down a
+    /// search by [`Features::after_move`]): the trained evaluation then need not read
+    /// them, the others ignore them.
+    fn evaluate_features(&self, board: &Board, _features: &Features) -> i32 {
+        self.evaluate(board)
+    }
 }
 
 /// One evaluation shared by several searches (threads, solvers).
@@ -29,5 +37,10 @@ impl<E: Evaluation + ?Sized> Evaluation for std::sync::Arc<E> {
     #[inline]
     fn evaluate(&self, board: &Board) -> i32 {
         (**self).evaluate(board)
+    }
+
+    #[inline]
+    fn evaluate_features(&self, board: &Board, features: &Features) -> i32 {
+        (**self).evaluate_features(board, features)
     }
 }

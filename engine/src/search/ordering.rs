@@ -5,7 +5,7 @@ use arrayvec::ArrayVec;
 use crate::bitboard::Bitboard;
 use crate::board::{neighbours, Board};
 use crate::cpu::Isa;
-use crate::eval::Evaluation;
+use crate::eval::{Evaluation, Features};
 use crate::search::tt::TranspositionTable;
 use crate::square::Square;
 use crate::{isa_dispatch, isa_versions};
@@ -79,37 +79,45 @@ fn corner_stability(p: u64) -> i32 {
 const MAX_SORT_DEPTH: u32 = 6;
 
 /// A `depth`-ply alpha-beta estimate with the evaluation (for ordering only), fail-soft.
-pub fn shallow_value(
+pub fn shallow_value(eval: &dyn Evaluation, board: &Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+    shallow_value_from(eval, board, &Features::of(board), depth, alpha, beta)
+}
+
+/// [`shallow_value`] given `board`'s features (as its parent's updated by the move).
+pub fn shallow_value_from(
     eval: &dyn Evaluation,
     board: &Board,
+    features: &Features,
     depth: u32,
     alpha: i32,
     beta: i32,
 ) -> i32 {
     isa_dispatch!(
         Isa::detect(),
-        shallow_search(eval, board, depth, alpha, beta)
+        shallow_search(eval, board, features, depth, alpha, beta)
     )
 }
 
 isa_versions! {
     /// [`shallow_value`] for one instruction set.
-    fn shallow_search(eval: &dyn Evaluation, board: &Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+    fn shallow_search(eval: &dyn Evaluation, board: &Board, features: &Features, depth: u32, alpha: i32, beta: i32) -> i32 {
         if depth == 0 {
-            return eval.evaluate(board);
+            return eval.evaluate_features(board, features);
         }
         let moves = board.moves();
         if moves == 0 {
             return if board.pass().moves() == 0 {
                 board.final_score() * 100
             } else {
-                -shallow_search(eval, &board.pass(), depth, -beta, -alpha)
+                -shallow_search(eval, &board.pass(), &features.passed(), depth, -beta, -alpha)
             };
         }
         let (mut alpha, mut best) = (alpha, -30_000);
         for sq in Bitboard(moves) {
-            let child = board.play_flips(sq, flip(sq.index(), board.player, board.opponent));
-            best = best.max(-shallow_search(eval, &child, depth - 1, -beta, -alpha));
+            let flipped = flip(sq.index(), board.player, board.opponent);
+            let child = board.play_flips(sq, flipped);
+            let child_features = features.after_move(sq.index(), flipped);
+            best = best.max(-shallow_search(eval, &child, &child_features, depth - 1, -beta, -alpha));
             alpha = alpha.max(best);
             if alpha >= beta {
                 break;
@@ -191,6 +199,8 @@ impl MoveList {
         let odd = odd_quadrants(board.empties());
         let empties = board.empty_count();
         let sort_depth = (empties.saturating_sub(12) / 4).min(MAX_SORT_DEPTH);
+        // The children's features are the parent's updated by each move (Features).
+        let features = (empties >= 14).then(|| Features::of(board));
         for (sq, child, score) in self.entries.iter_mut().filter(|e| e.2 == UNRANKED) {
             let mobility = weighted_replies(child);
             // Empty squares next to our discs: the opponent's room for later moves.
@@ -202,10 +212,16 @@ impl MoveList {
             // Hundredths of a disc / 3: one reply less weighs as much as about two discs
             // of evaluation (measured best of /2../8 on fforum-20-39 and #40-#44 with the
             // trained weights).
-            let eval = match empties {
-                0..14 => 0,
-                14..18 => -eval.evaluate(child) / 3,
-                _ => -shallow_value(eval, child, sort_depth, -30_000, 30_000) / 3,
+            let eval = match &features {
+                None => 0,
+                Some(features) => {
+                    let flipped = board.opponent & child.opponent;
+                    let child_features = features.after_move(sq.index(), flipped);
+                    -match empties {
+                        0..18 => eval.evaluate_features(child, &child_features),
+                        _ => shallow_value_from(eval, child, &child_features, sort_depth, -30_000, 30_000),
+                    } / 3
+                }
             };
             *score = -(mobility << 6) - (potential << 1) + (parity << 3) + (stable << 4) + eval;
         }

@@ -13,9 +13,9 @@ use serde::Serialize;
 use crate::board::Board;
 use crate::eval::datagen::{Label, Labelled};
 use crate::eval::fit::held_out;
-use crate::eval::Evaluation;
+use crate::eval::{Evaluation, Features};
 use crate::search::midgame::Midgame;
-use crate::search::ordering::shallow_value;
+use crate::search::ordering::{shallow_value, shallow_value_from};
 
 /// How well a `depth`-ply search with the evaluation predicts the exact score of positions
 /// with `empties` empties (discs).
@@ -154,12 +154,13 @@ pub fn cut(
     let high = (((alpha + 1) as f64 + margin - bias) * 100.0).ceil() as i32;
     let low = ((alpha as f64 - margin - bias) * 100.0).floor() as i32;
     // The static evaluation says which cut is worth trying.
-    let guess = eval.evaluate(board) + (bias * 100.0) as i32;
+    let features = Features::of(board);
+    let guess = eval.evaluate_features(board, &features) + (bias * 100.0) as i32;
+    let value = |alpha, beta| shallow_value_from(eval, board, &features, depth, alpha, beta);
     if guess > alpha * 100 {
-        (high < 6400 && shallow_value(eval, board, depth, high - 1, high) >= high)
-            .then_some(alpha + 1)
+        (high < 6400 && value(high - 1, high) >= high).then_some(alpha + 1)
     } else {
-        (low > -6400 && shallow_value(eval, board, depth, low, low + 1) <= low).then_some(alpha)
+        (low > -6400 && value(low, low + 1) <= low).then_some(alpha)
     }
 }
 
