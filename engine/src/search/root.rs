@@ -10,6 +10,7 @@ use crate::eval::{Evaluation, PatternEval};
 use crate::position::Move;
 use crate::search::endgame::{nws_with, pvs_with, Search};
 use crate::search::ordering::MoveList;
+use crate::search::stability;
 use crate::search::tt::{TranspositionTable, NO_MOVE};
 use crate::square::Square;
 
@@ -54,6 +55,7 @@ impl Solver {
     /// A solver whose moves are ordered by the trained evaluation built into the binary,
     /// with a main table of at most `hash_mb` MiB (and the small one of SHALLOW_TT_MB).
     pub fn new(hash_mb: usize) -> Solver {
+        stability::build_tables();
         Solver {
             tt: TranspositionTable::new(hash_mb),
             shallow_tt: TranspositionTable::new(SHALLOW_TT_MB),

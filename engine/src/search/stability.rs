@@ -78,6 +78,12 @@ fn byte_to_file(b: u8) -> u64 {
     (spread.wrapping_add(0x7f7f_7f7f_7f7f_7f7f) >> 7) & FILE_A
 }
 
+/// Builds the edge table now rather than at the first stability test (40 ms: a solver
+/// builds it before timing its first position).
+pub fn build_tables() {
+    LazyLock::force(&EDGE_STABILITY);
+}
+
 /// The exactly stable discs of `p` on the four edges.
 pub fn stable_edges(p: u64, o: u64) -> u64 {
     let table = &*EDGE_STABILITY;
