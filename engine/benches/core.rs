@@ -161,9 +161,10 @@ fn evaluation(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("children read", format!("{isa:?}")), |b| {
             b.iter(|| isa_dispatch!(isa, children_read(&trained, black_box(&boards))))
         });
-        group.bench_function(BenchmarkId::new("children updated", format!("{isa:?}")), |b| {
-            b.iter(|| isa_dispatch!(isa, children_updated(&trained, black_box(&boards))))
-        });
+        group.bench_function(
+            BenchmarkId::new("children updated", format!("{isa:?}")),
+            |b| b.iter(|| isa_dispatch!(isa, children_updated(&trained, black_box(&boards)))),
+        );
     }
     group.finish();
 }

@@ -79,7 +79,13 @@ fn corner_stability(p: u64) -> i32 {
 const MAX_SORT_DEPTH: u32 = 6;
 
 /// A `depth`-ply alpha-beta estimate with the evaluation (for ordering only), fail-soft.
-pub fn shallow_value(eval: &dyn Evaluation, board: &Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+pub fn shallow_value(
+    eval: &dyn Evaluation,
+    board: &Board,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
     shallow_value_from(eval, board, &Features::of(board), depth, alpha, beta)
 }
 
@@ -219,7 +225,14 @@ impl MoveList {
                     let child_features = features.after_move(sq.index(), flipped);
                     -match empties {
                         0..18 => eval.evaluate_features(child, &child_features),
-                        _ => shallow_value_from(eval, child, &child_features, sort_depth, -30_000, 30_000),
+                        _ => shallow_value_from(
+                            eval,
+                            child,
+                            &child_features,
+                            sort_depth,
+                            -30_000,
+                            30_000,
+                        ),
                     } / 3
                 }
             };
