@@ -50,8 +50,6 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let mut disagreements = 0;
     let pool = cli::thread_pool(Some(1))?;
     let eval = args.search.eval.load()?;
-    // Build the stability tables before the clock runs.
-    engine::search::stability::stable_discs(0, 0);
     for (index, obf) in &positions {
         let board = obf.position.board;
         for &threshold in &args.thresholds {
