@@ -60,6 +60,12 @@ impl Isa {
 /// (the flip has 1.8 times the throughput of the scalar one, which the compiler does not
 /// vectorise). Helpers outside the group take them as closures, `|sq, p, o| flip(sq, p,
 /// o)` (closures inherit the features; `#[target_feature]` functions are not `Fn`).
+///
+/// In hot code, such closures must only be handed to `#[inline(always)]` helpers: one given
+/// to a library adapter (`Iterator::map`, `Option::or_else`) is not inlined into it (the
+/// adapter lacks the features), so each call is a real call whose result comes back
+/// through the stack (7-11% of the exact solver's time; results/ffo.md, session 14).
+/// Plain loops, and functions defined outside the group, inline.
 #[macro_export]
 macro_rules! isa_versions {
     ($(
