@@ -196,9 +196,15 @@ isa_versions! {
         solve_squares(s, board, alpha, &children, flips, |s, b, a, x| solve3(s, b, a, x))
     }
 
-    /// The side to move scores at most 64 minus twice the opponent's stable discs: when
-    /// that is not above `alpha`, it is the (fail-soft) answer.
-    fn stability_cutoff(board: &Board, alpha: i32, empties: u32) -> Option<i32> {
+    /// The answer of a null window at `alpha` found without a search, if any: beyond the
+    /// possible scores, or the stability cut-off (the side to move scores at most 64 minus
+    /// twice the opponent's stable discs: when that is not above `alpha`, it is the
+    /// fail-soft answer). One function, not `or_else` on two: the closure (inheriting the
+    /// target features) was not inlined.
+    fn bound_without_search(board: &Board, alpha: i32, empties: u32) -> Option<i32> {
+        if let Some(bound) = outside_score_range(alpha) {
+            return Some(bound);
+        }
         if !stability::worth_trying(alpha, empties) {
             return None;
         }
@@ -220,11 +226,7 @@ isa_versions! {
 
     /// Null-window search with 5..=SHALLOW empties: legal moves, odd quadrants first.
     fn nws_shallow(s: &mut Search, board: &Board, alpha: i32, empties: u32) -> i32 {
-        // Two tests, not `or_else`: its closure (features inherited) was not inlined.
-        if let Some(bound) = outside_score_range(alpha) {
-            return bound;
-        }
-        if let Some(bound) = stability_cutoff(board, alpha, empties) {
+        if let Some(bound) = bound_without_search(board, alpha, empties) {
             return bound;
         }
         if empties <= 4 {
@@ -280,11 +282,7 @@ isa_versions! {
         if empties <= SHALLOW {
             return nws_shallow(s, board, alpha, empties);
         }
-        // Two tests, not `or_else`: its closure (features inherited) was not inlined.
-        if let Some(bound) = outside_score_range(alpha) {
-            return bound;
-        }
-        if let Some(bound) = stability_cutoff(board, alpha, empties) {
+        if let Some(bound) = bound_without_search(board, alpha, empties) {
             return bound;
         }
         if s.stopped() {
