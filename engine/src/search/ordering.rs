@@ -204,7 +204,13 @@ impl MoveList {
         }
         let odd = odd_quadrants(board.empties());
         let empties = board.empty_count();
-        let sort_depth = (empties.saturating_sub(12) / 4).min(MAX_SORT_DEPTH);
+        // One ply per 4 empties above 12, but 2 already at 19 empties (session 18: FFO
+        // #40-#47 303.4 -> 288.1 M nodes, #48-#52 868.5 -> 834.8 M on 1 thread; fforum-40-59
+        // on 2 threads, three pairs side by side: 265.5/231.3/222.0 -> 254.3/225.6/218.8 s).
+        let sort_depth = match empties {
+            19 => 2,
+            _ => (empties.saturating_sub(12) / 4).min(MAX_SORT_DEPTH),
+        };
         // The children's features are the parent's updated by each move (Features).
         let features = (empties >= 14).then(|| Features::of(board));
         for (sq, child, score) in self.entries.iter_mut().filter(|e| e.2 == UNRANKED) {
