@@ -204,11 +204,12 @@ impl MoveList {
         }
         let odd = odd_quadrants(board.empties());
         let empties = board.empty_count();
-        // One ply per 4 empties above 12, but 2 already at 19 empties (session 18: FFO
-        // #40-#47 303.4 -> 288.1 M nodes, #48-#52 868.5 -> 834.8 M on 1 thread; fforum-40-59
-        // on 2 threads, three pairs side by side: 265.5/231.3/222.0 -> 254.3/225.6/218.8 s).
+        // One ply per 4 empties above 12, but 2 already at 18-19 empties (session 18, 1
+        // thread: FFO #40-#47 303.4 -> 284.3 M nodes, #48-#52 868.5 -> 820.2 M, #53 1.113 ->
+        // 1.027 G; fforum-40-59 on 2 threads, side by side, 222.0 -> 218.8 s at 19 alone,
+        // then 261.2 -> 256.0 s with 18 too, at a noisier hour).
         let sort_depth = match empties {
-            19 => 2,
+            18 | 19 => 2,
             _ => (empties.saturating_sub(12) / 4).min(MAX_SORT_DEPTH),
         };
         // The children's features are the parent's updated by each move (Features).
