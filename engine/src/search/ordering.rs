@@ -204,13 +204,14 @@ impl MoveList {
         }
         let odd = odd_quadrants(board.empties());
         let empties = board.empty_count();
-        // One ply per 4 empties above 12, but 2 already at 18-19 empties (session 18, 1
-        // thread: FFO #40-#47 303.4 -> 284.3 M nodes, #48-#52 868.5 -> 820.2 M, #53 1.113 ->
-        // 1.027 G; fforum-40-59 on 2 threads, side by side, 222.0 -> 218.8 s at 19 alone,
-        // then 261.2 -> 256.0 s with 18 too, at a noisier hour).
+        // The ordering search's depth (used from 18 empties; below, the evaluation alone):
+        // 2 plies up to 23 empties, then one per 4 empties above 12. Session 18 raised 18-19
+        // from 1 ply to 2 (1 thread: FFO #40-#47 303.4 -> 284.3 M nodes, #48-#52 868.5 ->
+        // 820.2 M, #53 1.113 -> 1.027 G; fforum-40-59 on 2 threads, side by side, 222.0 ->
+        // 218.8 s at 19 alone, then 261.2 -> 256.0 s with 18 too, at a noisier hour).
         let sort_depth = match empties {
-            18 | 19 => 2,
-            _ => (empties.saturating_sub(12) / 4).min(MAX_SORT_DEPTH),
+            ..=23 => 2,
+            _ => ((empties - 12) / 4).min(MAX_SORT_DEPTH),
         };
         // The children's features are the parent's updated by each move (Features).
         let features = (empties >= 14).then(|| Features::of(board));
