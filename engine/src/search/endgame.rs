@@ -4,7 +4,7 @@
 //! Stages by number of empties, as in Edax:
 //! - 1: `solve1` counts the flips of the last move without making it;
 //! - 2..=4: `solve4`, `solve3`, `solve2` try the empty squares directly, in parity order
-//!   fixed at 4;
+//!   (set at 4, the lone square first again at 3);
 //! - 5..=`SHALLOW`: `nws_shallow`, move generation and parity ordering (from
 //!   `FASTEST_FIRST_MIN`, fewest replies first), no table;
 //! - above: `nws_table`, with the transposition table and fastest-first ordering.
@@ -19,7 +19,7 @@ use crate::board::{neighbours, Board};
 use crate::cpu::Isa;
 use crate::eval::Evaluation;
 use crate::flip::last_flip_count;
-use crate::search::ordering::{odd_quadrants, parity_order, MoveList};
+use crate::search::ordering::{lone_first, odd_quadrants, parity_order, MoveList};
 use crate::search::probcut;
 use crate::search::stability;
 use crate::search::tt::{Bounds, TranspositionTable, NO_MOVE};
@@ -177,8 +177,10 @@ isa_versions! {
         solve_squares(s, board, alpha, &children, flips, solve_last)
     }
 
-    /// [`solve2`] with three empty squares, tried in the order given.
+    /// [`solve2`] with three empty squares, tried in the order given but for a square
+    /// alone in its quadrant, which goes first ([`lone_first`]).
     fn solve3(s: &mut Search, board: &Board, alpha: i32, x: [usize; 3]) -> i32 {
+        let x = lone_first(x);
         let children = [(x[0], [x[1], x[2]]), (x[1], [x[0], x[2]]), (x[2], [x[0], x[1]])];
         let flips = |sq, p, o| flip(sq, p, o);
         solve_squares(s, board, alpha, &children, flips, |s, b, a, x| solve2(s, b, a, x))
@@ -251,7 +253,7 @@ isa_versions! {
             list.generate(board, moves, NO_MOVE, |sq, p, o| flip(sq, p, o));
             list.rank_by_replies(odd);
         }
-        let mut parity_squares = parity_order(moves, odd).into_iter().flat_map(Bitboard);
+        let mut parity_squares = parity_order(moves, board.empties()).into_iter().flat_map(Bitboard);
         let mut best = -65;
         loop {
             let child = if fastest_first {
@@ -538,7 +540,7 @@ type Candidate = (i32, bool, Option<Square>);
 fn last_squares(empties: u64) -> [usize; 4] {
     let mut squares = [0; 4];
     let mut n = 0;
-    for part in parity_order(empties, odd_quadrants(empties)) {
+    for part in parity_order(empties, empties) {
         for sq in Bitboard(part) {
             if n < 4 {
                 squares[n] = sq.index();
