@@ -246,14 +246,16 @@ isa_versions! {
         // parity order (each child made when its turn comes). One plain loop: the closures
         // of iterator adapters here (which inherit the target features) were not inlined,
         // and the children came back through the stack (fforum-20-39 -7%).
-        let odd = odd_quadrants(board.empties());
         let fastest_first = empties >= FASTEST_FIRST_MIN;
         let mut list = MoveList::default();
-        if fastest_first {
+        let parity_parts = if fastest_first {
             list.generate(board, moves, NO_MOVE, |sq, p, o| flip(sq, p, o));
-            list.rank_by_replies(odd);
-        }
-        let mut parity_squares = parity_order(moves, board.empties()).into_iter().flat_map(Bitboard);
+            list.rank_by_replies(odd_quadrants(board.empties()));
+            [0; 6] // unused: the list hands out the moves
+        } else {
+            parity_order(moves, board.empties())
+        };
+        let mut parity_squares = parity_parts.into_iter().flat_map(Bitboard);
         let mut best = -65;
         loop {
             let child = if fastest_first {
