@@ -22,6 +22,20 @@ pub fn parse_position(source: &str, text: &str) -> Result<(Obf, Option<Game>), P
     }
 }
 
+/// Reads `text` as [`parse_position`] does but without calling an unreachable position an
+/// error: for the tools whose answer that is (retro, satgen's reachability questions).
+pub fn parse_any_position(source: &str, text: &str) -> Result<Position, ParseError> {
+    let first_word = text.split_whitespace().next().unwrap_or_default();
+    if first_word.chars().count() == 64 {
+        let obf = Obf::parse(text).map_err(|(offset, kind)| {
+            ParseError::new(source, 1, obf::column(text, offset), kind)
+        })?;
+        Ok(obf.position)
+    } else {
+        Ok(*parse_position(source, text)?.1.expect("a move list").last())
+    }
+}
+
 /// An error naming `source:line` if the position fails the cheap reachability checks.
 pub fn check_possible(source: &str, line: usize, obf: &Obf) -> Result<(), ParseError> {
     match obf.position.board.impossibility() {

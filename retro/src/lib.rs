@@ -2,14 +2,21 @@
 //!
 //! [`enumerate`] counts the distinct positions level by level (by plies or by discs), in
 //! bounded memory ([`sorted`] spills to disk); [`maxmob`] finds the largest mobility within
-//! a number of plies with a witness game.
+//! a number of plies with a witness game; [`decide`] answers whether a game reaches a
+//! position, racing [`reach`] (backward to the frontier) against SAT solvers on satgen's
+//! question after the cheap [`refute`]s.
 
+pub mod decide;
 pub mod enumerate;
 pub mod maxmob;
 pub mod reach;
+pub mod refute;
+pub mod sample;
 pub mod sorted;
 pub mod unmove;
 
+pub use decide::{decide, Decision, Method, Options, SatSolver};
 pub use enumerate::{Convention, Level, LevelCount};
 pub use maxmob::{max_mobility, MaxMobility};
-pub use reach::{reach, Frontier, Reach};
+pub use reach::{reach, Frontier, Halted, Reach};
+pub use refute::refute;

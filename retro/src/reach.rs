@@ -102,13 +102,21 @@ struct Search<'a> {
     refuted: HashSet<(Board, Side)>,
     memo_limit: usize,
     nodes: u64,
+    max_nodes: u64,
     stop: &'a AtomicBool,
+}
+
+impl Search<'_> {
+    /// Whether the search must give up (stopped from outside, or out of nodes).
+    fn halted(&self) -> bool {
+        self.nodes > self.max_nodes || self.stop.load(Relaxed)
+    }
 }
 
 impl Search<'_> {
     fn search(&mut self, board: &Board, side: Side) -> Option<Vec<Move>> {
         self.nodes += 1;
-        if board.impossibility().is_some() || self.stop.load(Relaxed) {
+        if board.impossibility().is_some() || self.halted() {
             return None;
         }
         let discs = (board.player | board.opponent).count_ones();
@@ -136,31 +144,42 @@ impl Search<'_> {
         if self.refuted.len() >= self.memo_limit {
             self.refuted.clear();
         }
-        if !self.stop.load(Relaxed) {
+        if !self.halted() {
             self.refuted.insert(memo);
         }
         None
     }
 }
 
+/// The backward search gave up before an answer: `stop` was raised, or it visited more
+/// than its `max_nodes` positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Halted {
+    pub nodes: u64,
+}
+
 /// Whether a legal game reaches `position`, remembering at most `memo_limit` refuted
-/// positions; `None` if `stop` was raised first.
+/// positions and visiting at most about `max_nodes` positions.
 pub fn reach(
     frontier: &Frontier,
     position: &Position,
     memo_limit: usize,
+    max_nodes: u64,
     stop: &AtomicBool,
-) -> Option<Reach> {
+) -> Result<Reach, Halted> {
     let mut search = Search {
         frontier,
         refuted: HashSet::new(),
         memo_limit,
         nodes: 0,
+        max_nodes,
         stop,
     };
     let witness = search.search(&position.board, side_index(position.side));
-    if stop.load(Relaxed) {
-        return None;
+    if witness.is_none() && search.halted() {
+        return Err(Halted {
+            nodes: search.nodes,
+        });
     }
     if let Some(moves) = &witness {
         let mut replayed = Position::START;
@@ -169,7 +188,7 @@ pub fn reach(
         }
         assert_eq!(replayed, *position, "the witness reaches the position");
     }
-    Some(Reach {
+    Ok(Reach {
         witness,
         nodes: search.nodes,
     })
@@ -188,7 +207,7 @@ mod tests {
         for seed in 0..20 {
             let game = Game::random(&mut SmallRng::seed_from_u64(seed), 60);
             for p in game.positions.iter().take(20) {
-                let found = reach(&frontier, p, 1 << 20, &never).unwrap();
+                let found = reach(&frontier, p, 1 << 20, u64::MAX, &never).unwrap();
                 assert!(found.witness.is_some(), "seed {seed}");
             }
         }
@@ -198,7 +217,7 @@ mod tests {
             side: engine::Color::White,
         };
         assert_eq!(
-            reach(&frontier, &white_start, 1 << 20, &never)
+            reach(&frontier, &white_start, 1 << 20, u64::MAX, &never)
                 .unwrap()
                 .witness,
             None
@@ -211,7 +230,9 @@ mod tests {
             side: engine::Color::Black,
         };
         assert_eq!(
-            reach(&frontier, &hole, 1 << 20, &never).unwrap().witness,
+            reach(&frontier, &hole, 1 << 20, u64::MAX, &never)
+                .unwrap()
+                .witness,
             None
         );
     }

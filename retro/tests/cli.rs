@@ -135,3 +135,83 @@ fn check_a_csv_of_candidates() {
     assert_eq!(err.lines().count(), 1, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A position of a random game (20 discs), decided by SAT alone (varisat, the backward
+/// search given no nodes): every JSON field, and a witness that replays to it.
+#[test]
+fn reach_by_sat_in_json() {
+    let position = retro::sample::random_game_positions(20, 1, 4)[0];
+    let obf = engine::Obf::new(position).to_string();
+    let output = retro(&[
+        "reach",
+        "--board",
+        &obf,
+        "--frontier-discs",
+        "8",
+        "--sat-solver",
+        "varisat",
+        "--quick-nodes",
+        "0",
+        "--backward-nodes",
+        "0",
+        "--json",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let row = &json_lines(&output)[0];
+    assert_eq!(row["reachable"], true);
+    assert_eq!(row["method"], "sat");
+    assert_eq!(row["solver"], "varisat");
+    for key in ["certificate", "nodes", "seconds"] {
+        assert!(row.get(key).is_some(), "{key}");
+    }
+    let game = engine::Game::replay(engine::Position::START, row["witness"].as_str().unwrap());
+    assert_eq!(*game.unwrap().last(), position);
+}
+
+/// A file with a reachable position, a refuted one and one left undecided by its time
+/// limit: three answers, each saying how it was shown, and the totals.
+#[test]
+fn check_reports_method_certificate_and_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.obf");
+    let deep = retro::sample::random_game_positions(56, 1, 2)[0];
+    let lines = [
+        "---------------------------OX------XO--------------------------- X".to_string(),
+        "---------------------------XO------OX--------------------------- X".to_string(),
+        engine::Obf::new(deep).to_string(),
+    ];
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let output = retro(&[
+        "check",
+        file.to_str().unwrap(),
+        "--frontier-discs",
+        "8",
+        "--sat-solver",
+        "varisat",
+        "--time-limit",
+        "0.5",
+        "--json",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let mut rows = json_lines(&output);
+    let summary = rows.pop().unwrap();
+    rows.sort_by_key(|r| r["index"].as_u64());
+    assert_eq!(rows[0]["reachable"], true);
+    assert_eq!(rows[0]["witness"], "");
+    assert_eq!(rows[1]["reachable"], false);
+    assert_eq!(rows[1]["method"], "refutation");
+    assert!(rows[1]["certificate"]
+        .as_str()
+        .unwrap()
+        .contains("never have flipped"));
+    assert!(rows[2]["reachable"].is_null());
+    assert_eq!(rows[2]["certificate"], "time limit");
+    assert_eq!(
+        (
+            &summary["reachable"],
+            &summary["unreachable"],
+            &summary["unknown"]
+        ),
+        (&1.into(), &1.into(), &1.into())
+    );
+}

@@ -30,6 +30,8 @@ pub enum DecodeError {
     Illegal { ply: usize, mv: Move },
     #[error("the game reaches mobility {found}, not the {wanted} asked")]
     TooLow { found: u32, wanted: u32 },
+    #[error("the game does not end at the target position")]
+    WrongPosition,
 }
 
 /// The position after `mv` under the variant rules (a pass only without a legal move,

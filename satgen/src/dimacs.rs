@@ -7,6 +7,8 @@ use engine::Move;
 use rustsat::types::Lit;
 
 use crate::encode::{Encoded, Layout, Question, SideFilter};
+use crate::formula::Formula;
+use crate::target::{Target, TargetLayout};
 
 /// Writes `encoded` as DIMACS: comment lines with the question and the layout (the first
 /// variable of each ply's black, white and move blocks), then `p cnf` and the clauses; a
@@ -51,6 +53,36 @@ pub fn write(
             engine::game::format_moves(prefix)
         )?;
     }
+    write_clauses(out, f, &units)
+}
+
+/// Writes a reachability question ([`crate::target`]) as DIMACS: comment lines with the
+/// target (an OBF line), the first move if fixed, and per step the variable of each square
+/// that may be played there; then `p cnf` and the clauses.
+pub fn write_target(out: &mut impl Write, question: &Target) -> io::Result<()> {
+    let layout = &question.layout;
+    writeln!(
+        out,
+        "c satgen target={}",
+        engine::Obf::new(layout.target)
+            .to_string()
+            .replace(' ', "_")
+    )?;
+    if let Some(first) = question.first_move {
+        writeln!(out, "c satgen-cube first_move={first}")?;
+    }
+    for (j, candidates) in layout.moves.iter().enumerate() {
+        let squares: Vec<String> = candidates
+            .iter()
+            .map(|(sq, l)| format!("{sq}={}", l.var().idx() + 1))
+            .collect();
+        writeln!(out, "c satgen-step {j} {}", squares.join(" "))?;
+    }
+    write_clauses(out, &question.formula, &[])
+}
+
+/// The `p cnf` line and the clauses, then `units` as unit clauses.
+fn write_clauses(out: &mut impl Write, f: &Formula, units: &[Lit]) -> io::Result<()> {
     writeln!(out, "p cnf {} {}", f.variables(), f.clauses() + units.len())?;
     let mut line = String::new();
     for clause in f.cnf.iter() {
@@ -66,6 +98,50 @@ pub fn write(
         writeln!(out, "{} 0", unit.to_ipasir())?;
     }
     Ok(())
+}
+
+/// The layout of a reachability question from a header written by [`write_target`], or
+/// `None` if the file holds another kind of question.
+pub fn read_target_layout(text: &str) -> Result<Option<TargetLayout>, FormatError> {
+    let mut target = None;
+    let mut moves = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let bad = |problem: String| FormatError {
+            line: n + 1,
+            problem,
+        };
+        if line.starts_with('p') {
+            break;
+        }
+        if let Some(obf) = line.strip_prefix("c satgen target=") {
+            let obf = engine::Obf::parse(&obf.replace('_', " "))
+                .map_err(|(_, kind)| bad(format!("target: {kind}")))?;
+            target = Some(obf.position);
+        } else if let Some(rest) = line.strip_prefix("c satgen-step ") {
+            let mut words = rest.split_whitespace();
+            let step: usize = words
+                .next()
+                .and_then(|w| w.parse().ok())
+                .ok_or_else(|| bad("no step number".into()))?;
+            if step != moves.len() {
+                return Err(bad(format!("step {step} out of order")));
+            }
+            let candidates = words
+                .map(|kv| {
+                    let (sq, var) = kv.split_once('=').ok_or_else(|| bad(format!("{kv:?}")))?;
+                    let sq: engine::Square = sq.parse().map_err(|_| bad(format!("{sq:?}")))?;
+                    let var: u32 = var
+                        .parse()
+                        .ok()
+                        .filter(|&v| v > 0)
+                        .ok_or_else(|| bad(format!("{var:?} is not a variable")))?;
+                    Ok((sq, Lit::positive(var - 1)))
+                })
+                .collect::<Result<Vec<_>, FormatError>>()?;
+            moves.push(candidates);
+        }
+    }
+    Ok(target.map(|target| TargetLayout { target, moves }))
 }
 
 /// The index of a move in a ply's move block: the square, or 64 for the pass.

@@ -22,7 +22,7 @@ use crate::wordops::LitWord;
 
 /// The square next to `sq` in direction `d` (`engine::square::DIRECTIONS`; `d ^ 1` is the
 /// opposite direction).
-fn step(sq: usize, d: usize) -> Option<usize> {
+pub(crate) fn step(sq: usize, d: usize) -> Option<usize> {
     Square::new(sq as u32)
         .and_then(|s| s.step(d))
         .map(Square::index)
@@ -109,7 +109,11 @@ pub struct Encoded {
 }
 
 /// The legal-move literals of a position, with the `A` chains they rest on.
-fn legal_moves(f: &mut Formula, player: &[Lit], opponent: &[Lit]) -> (Vec<Lit>, Vec<[Lit; 8]>) {
+pub(crate) fn legal_moves(
+    f: &mut Formula,
+    player: &[Lit],
+    opponent: &[Lit],
+) -> (Vec<Lit>, Vec<[Lit; 8]>) {
     // A[t][d], computed from the far end of each ray.
     let mut a = vec![[f.f; 8]; 64];
     // X[t][d]: the neighbour of t in direction d is an opponent disc whose A holds.
@@ -144,7 +148,12 @@ fn legal_moves(f: &mut Formula, player: &[Lit], opponent: &[Lit]) -> (Vec<Lit>, 
 
 /// The opponent discs that flip when the move `moves` (one-hot, pass last) is played,
 /// along the rays: bracketed by `A` one way and `B` (towards the move) the other.
-fn ray_flips(f: &mut Formula, opponent: &[Lit], moves: &[Lit], a: &[[Lit; 8]]) -> Vec<Lit> {
+pub(crate) fn ray_flips(
+    f: &mut Formula,
+    opponent: &[Lit],
+    moves: &[Lit],
+    a: &[[Lit; 8]],
+) -> Vec<Lit> {
     // B[t][d], from the far end of each ray.
     let mut b = vec![[f.f; 8]; 64];
     #[allow(clippy::needless_range_loop)] // d indexes rays of several squares

@@ -19,7 +19,9 @@ pub mod dimacs;
 pub mod encode;
 pub mod formula;
 pub mod solve;
+pub mod target;
 pub mod wordops;
 
 pub use decode::{decode, DecodeError, Decoded};
 pub use encode::{encode, Encoded, Encoding, Layout, Question, SideFilter};
+pub use target::{decode_target, encode_target, Target};

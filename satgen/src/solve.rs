@@ -164,6 +164,19 @@ pub fn external(
     encoded: &Encoded,
     stop: impl Fn() -> bool,
 ) -> Result<Outcome, String> {
+    external_on(
+        command,
+        |mut out| crate::dimacs::write(&mut out, q, encoded, &[]),
+        stop,
+    )
+}
+
+/// [`external`] on whatever `dimacs` writes (a reachability question, say).
+pub fn external_on(
+    command: &str,
+    dimacs: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    stop: impl Fn() -> bool,
+) -> Result<Outcome, String> {
     let mut words = command.split_whitespace();
     let program = words.next().ok_or("empty --solver-cmd")?;
     let dir = tempfile::tempdir().map_err(|e| format!("temporary directory: {e}"))?;
@@ -171,7 +184,7 @@ pub fn external(
     let output = dir.path().join("solver.out");
     let write = || -> std::io::Result<()> {
         let mut writer = BufWriter::new(std::fs::File::create(&cnf)?);
-        crate::dimacs::write(&mut writer, q, encoded, &[])?;
+        dimacs(&mut writer)?;
         writer.flush()
     };
     write().map_err(|e| format!("{}: {e}", cnf.display()))?;

@@ -78,7 +78,7 @@ fn mobility_33_positions_are_reachable() {
             .iter()
             .find(|p| p.board.mobility() == 33)
             .unwrap();
-        let reach = retro::reach(&frontier, position, 1 << 22, &never).unwrap();
+        let reach = retro::reach(&frontier, position, 1 << 22, u64::MAX, &never).unwrap();
         let witness = reach.witness.expect("reachable");
         let mut p = engine::Position::START;
         for mv in witness {
@@ -103,7 +103,7 @@ fn mobility_34_candidates_are_unreachable() {
         assert_eq!(board.mobility(), 34, "line {line}");
         for side in [engine::Color::Black, engine::Color::White] {
             let position = engine::Position { board, side };
-            let reach = retro::reach(&frontier, &position, 1 << 20, &never).unwrap();
+            let reach = retro::reach(&frontier, &position, 1 << 20, u64::MAX, &never).unwrap();
             assert_eq!(reach.witness, None, "line {line}");
         }
     }
@@ -121,7 +121,7 @@ fn random_game_positions_are_reachable() {
         // the frontier) in a few.
         let plies = if seed % 6 == 1 { 4 } else { 3 };
         for position in positions.iter().step_by(7).take(plies) {
-            let reach = retro::reach(&frontier, position, 1 << 20, &never).unwrap();
+            let reach = retro::reach(&frontier, position, 1 << 20, u64::MAX, &never).unwrap();
             let mut p = engine::Position::START;
             for mv in reach.witness.expect("reachable") {
                 p = p.play(mv).unwrap();
@@ -135,7 +135,7 @@ fn random_game_positions_are_reachable() {
     broken.board.player |= far & far.wrapping_neg();
     assert!(broken.board.impossibility().is_some());
     assert_eq!(
-        retro::reach(&frontier, &broken, 1 << 20, &never)
+        retro::reach(&frontier, &broken, 1 << 20, u64::MAX, &never)
             .unwrap()
             .witness,
         None

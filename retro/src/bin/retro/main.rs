@@ -28,11 +28,48 @@ enum Command {
     Enumerate(EnumerateArgs),
     /// The largest mobility reachable within N plies, with a witness game.
     Maxmob(MaxmobArgs),
-    /// Is this position reachable from the start? A witness game, or an exhaustive no.
+    /// Is this position reachable from the start? A witness game (replayed), or how it
+    /// was refuted: a cheap invariant, the exhaustive backward search, or UNSAT.
     Reach(reach::ReachArgs),
     /// Reachability of every position of a file (OBF lines, or CSV of hex bitboards
     /// player,opponent: then either colour to move counts).
     Check(reach::CheckArgs),
+    /// Positions of uniformly random legal games with the given numbers of discs, as OBF
+    /// lines (reachable by construction: test material for `reach` and `check`).
+    Sample(SampleArgs),
+}
+
+#[derive(clap::Args)]
+struct SampleArgs {
+    /// Disc counts, e.g. 20,24,28.
+    #[arg(long, value_delimiter = ',', required = true,
+          value_parser = clap::value_parser!(u32).range(4..=64))]
+    discs: Vec<u32>,
+    /// Positions per disc count.
+    #[arg(long, default_value_t = 50)]
+    count: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+fn sample(args: &SampleArgs, out: &mut impl Write) -> Result<(), Failure> {
+    writeln!(
+        out,
+        "% retro sample --discs {} --count {} --seed {}",
+        args.discs
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(","),
+        args.count,
+        args.seed
+    )?;
+    for &discs in &args.discs {
+        for p in retro::sample::random_game_positions(discs, args.count, args.seed) {
+            writeln!(out, "{}", engine::Obf::new(p))?;
+        }
+    }
+    Ok(())
 }
 
 #[derive(clap::Args)]
@@ -210,6 +247,7 @@ fn main() -> ExitCode {
         Command::Maxmob(args) => maxmob(&args, &mut out),
         Command::Reach(args) => reach::reach_one(&args, &mut out),
         Command::Check(args) => reach::check(&args, &mut out),
+        Command::Sample(args) => sample(&args, &mut out),
     };
     cli::exit_code("retro", result)
 }

@@ -1,13 +1,12 @@
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::{Duration, Instant};
 
 use engine::cli::{self, Failure};
-use engine::game::format_moves;
-use engine::obf::{self, Obf};
-use engine::{input, Color, ParseError, Position};
+use engine::{input, obf, Color, Position};
 use rayon::prelude::*;
-use retro::{reach, Frontier};
+use retro::{decide, Decision, Frontier, Method, Options, SatSolver};
 
 use crate::RunArgs;
 
@@ -17,11 +16,54 @@ pub struct SearchArgs {
     /// search stops there (memory: about 50 MB at 14 discs, 4-8x more per extra disc).
     #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(4..=16))]
     frontier_discs: u32,
-    /// Refuted positions remembered per position searched (the memo restarts when full).
+    /// Refuted positions the backward search remembers (it restarts the memo when full).
     #[arg(long, default_value_t = 1 << 22)]
     memo_entries: usize,
+    /// Positions the backward search visits before its thread turns to SAT.
+    #[arg(long, default_value_t = 2_000_000)]
+    backward_nodes: u64,
+    /// A SAT solver to race (repeat for several): "varisat" (embedded), or a DIMACS
+    /// solver command such as "kissat" or "cadical" (given the CNF file last). Default:
+    /// kissat and cadical where on the PATH (scripts/install-solvers.sh), else varisat.
+    #[arg(long = "sat-solver", value_name = "SOLVER")]
+    sat_solvers: Vec<String>,
+    /// Positions the backward search visits alone before the race starts (what it
+    /// decides so fast, `check` decides on every thread at once, a position each).
+    #[arg(long, default_value_t = 20_000)]
+    quick_nodes: u64,
     #[command(flatten)]
     run: RunArgs,
+}
+
+impl SearchArgs {
+    fn options(&self, time_limit: Option<f64>) -> Result<Options, Failure> {
+        let solvers = if self.sat_solvers.is_empty() {
+            SatSolver::detect()
+        } else {
+            self.sat_solvers
+                .iter()
+                .map(|s| match s.as_str() {
+                    "varisat" => SatSolver::Varisat,
+                    command => SatSolver::Command(command.to_string()),
+                })
+                .collect()
+        };
+        let seconds = |s: f64, name: &str| {
+            Duration::try_from_secs_f64(s)
+                .map_err(|_| Failure::Input(format!("{name} {s}: not a number of seconds")))
+        };
+        Ok(Options {
+            workers: self.run.threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                |t| t as usize,
+            ),
+            solvers,
+            backward_nodes: self.backward_nodes,
+            memo_entries: self.memo_entries,
+            quick_nodes: self.quick_nodes,
+            time_limit: time_limit.map(|t| seconds(t, "--time-limit")).transpose()?,
+        })
+    }
 }
 
 #[derive(clap::Args)]
@@ -29,6 +71,9 @@ pub struct ReachArgs {
     /// The position: an OBF line (board and side to move) or a move list.
     #[arg(long, allow_hyphen_values = true)]
     board: String,
+    /// Give up (UNKNOWN) after this many seconds; default: no limit.
+    #[arg(long)]
+    time_limit: Option<f64>,
     #[command(flatten)]
     search: SearchArgs,
 }
@@ -40,40 +85,114 @@ pub struct CheckArgs {
     /// Take only positions I, I+N, I+2N... (1-based), for clusters.
     #[arg(long, value_name = "I/N", value_parser = cli::parse_shard)]
     shard: Option<(usize, usize)>,
+    /// Seconds per position before it is left UNKNOWN.
+    #[arg(long, default_value_t = 60.0)]
+    time_limit: f64,
     #[command(flatten)]
     search: SearchArgs,
 }
 
+/// One position's answer (for a CSV line: either colour to move).
 #[derive(serde::Serialize)]
 struct Row {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    index: Option<usize>,
-    reachable: bool,
+    index: usize,
+    /// true, false, or null (undecided within the limit).
+    reachable: Option<bool>,
+    method: Option<Method>,
     witness: Option<String>,
+    certificate: Option<String>,
+    solver: Option<String>,
     nodes: u64,
     seconds: f64,
 }
 
-/// An OBF line as given, without the input checks that would call an unreachable position
-/// an error (here it is an answer); or a move list.
-fn read_position(text: &str) -> Result<Position, Failure> {
-    let first = text.split_whitespace().next().unwrap_or_default();
-    if first.chars().count() == 64 {
-        let obf = Obf::parse(text).map_err(|(offset, kind)| {
-            ParseError::new("--board", 1, obf::column(text, offset), kind)
-        })?;
-        Ok(obf.position)
-    } else {
-        Ok(*input::parse_position("--board", text)?
-            .1
-            .expect("a move list")
-            .last())
+impl Row {
+    fn answer(&self) -> &'static str {
+        match self.reachable {
+            Some(true) => "REACHABLE",
+            Some(false) => "UNREACHABLE",
+            None => "UNKNOWN",
+        }
     }
+}
+
+/// The answer for `candidates` (the same board with either side to move, or one
+/// position): reachable when one is, unreachable when every one is.
+fn answer(
+    index: usize,
+    frontier: &Frontier,
+    candidates: &[Position],
+    options: &Options,
+    interrupt: &std::sync::atomic::AtomicBool,
+) -> Result<Row, Failure> {
+    combine(index, candidates, |p| {
+        decide(frontier, p, options, interrupt)
+            .map(Some)
+            .map_err(Failure::Input)
+    })
+    .map(|row| row.expect("decide always answers"))
+}
+
+/// [`answer`] by [`retro::decide::quick`] alone: `None` where that does not decide.
+fn quick_answer(
+    index: usize,
+    frontier: &Frontier,
+    candidates: &[Position],
+    options: &Options,
+    interrupt: &std::sync::atomic::AtomicBool,
+) -> Option<Row> {
+    combine(index, candidates, |p| {
+        Ok(retro::decide::quick(frontier, p, options, interrupt))
+    })
+    .ok()
+    .flatten()
+}
+
+/// One row from the decisions on `candidates`, taken in turn until one is reachable or
+/// undecided; `None` if `decide` left one undecided with `None`.
+fn combine(
+    index: usize,
+    candidates: &[Position],
+    mut decide: impl FnMut(&Position) -> Result<Option<Decision>, Failure>,
+) -> Result<Option<Row>, Failure> {
+    let start = Instant::now();
+    let mut decisions: Vec<(Color, Decision)> = Vec::new();
+    for p in candidates {
+        let Some(decision) = decide(p)? else {
+            return Ok(None);
+        };
+        let reachable = decision.reachable;
+        decisions.push((p.side, decision));
+        if reachable != Some(false) {
+            break;
+        }
+    }
+    let last = &decisions.last().expect("one candidate at least").1;
+    let certificate = if candidates.len() > 1 && last.reachable == Some(false) {
+        let parts: Vec<String> = decisions
+            .iter()
+            .map(|(side, d)| format!("{side} to move: {}", d.certificate.as_deref().unwrap_or("")))
+            .collect();
+        Some(parts.join("; "))
+    } else {
+        last.certificate.clone()
+    };
+    Ok(Some(Row {
+        index,
+        reachable: last.reachable,
+        method: last.method,
+        witness: last.witness.as_deref().map(engine::game::format_moves),
+        certificate,
+        solver: last.solver.clone(),
+        nodes: decisions.iter().map(|(_, d)| d.nodes).sum(),
+        seconds: start.elapsed().as_secs_f64(),
+    }))
 }
 
 fn frontier(args: &SearchArgs) -> Result<Frontier, Failure> {
     let start = Instant::now();
-    let frontier = Frontier::new(args.frontier_discs)?;
+    let pool = cli::thread_pool(args.run.threads)?;
+    let frontier = pool.install(|| Frontier::new(args.frontier_discs))?;
     eprintln!(
         "retro: frontier of {} positions (up to {} discs) in {:.1} s",
         frontier.len(),
@@ -83,157 +202,164 @@ fn frontier(args: &SearchArgs) -> Result<Frontier, Failure> {
     Ok(frontier)
 }
 
-/// Whether any of `candidates` (the same board with either side to move) is reachable.
-fn answer(
-    frontier: &Frontier,
-    candidates: &[Position],
-    args: &SearchArgs,
-    stop: &std::sync::atomic::AtomicBool,
-) -> Option<Row> {
-    let start = Instant::now();
-    let mut nodes = 0;
-    for p in candidates {
-        let found = reach(frontier, p, args.memo_entries, stop)?;
-        nodes += found.nodes;
-        if let Some(w) = found.witness {
-            return Some(Row {
-                index: None,
-                reachable: true,
-                witness: Some(format_moves(&w)),
-                nodes,
-                seconds: start.elapsed().as_secs_f64(),
-            });
-        }
-    }
-    Some(Row {
-        index: None,
-        reachable: false,
-        witness: None,
-        nodes,
-        seconds: start.elapsed().as_secs_f64(),
-    })
-}
-
 fn line(row: &Row) -> String {
+    let method = row.method.map_or("-".to_string(), |m| {
+        serde_json::to_value(m)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    });
+    let detail = row
+        .witness
+        .as_deref()
+        .or(row.certificate.as_deref())
+        .unwrap_or("");
     format!(
-        "{:>5} {:>11} {:>12} {:>9.3}  {}",
-        row.index.unwrap_or(1),
-        if row.reachable {
-            "REACHABLE"
-        } else {
-            "UNREACHABLE"
-        },
+        "{:>5} {:>11} {:>10} {:>12} {:>9.3}  {detail}",
+        row.index,
+        row.answer(),
+        method,
         row.nodes,
         row.seconds,
-        row.witness.as_deref().unwrap_or("")
     )
 }
 
-const HEADER: &str = "    #      answer        nodes   seconds  witness";
+const HEADER: &str = "    #      answer     method        nodes   seconds  witness or certificate";
 
 pub fn reach_one(args: &ReachArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let position = read_position(&args.board)?;
-    let pool = cli::thread_pool(args.search.run.threads)?;
-    let frontier = pool.install(|| frontier(&args.search))?;
-    let stop = cli::interrupt_flag();
-    let row = answer(&frontier, &[position], &args.search, &stop).ok_or(Failure::Interrupted)?;
+    let position = input::parse_any_position("--board", &args.board)?;
+    let options = args.search.options(args.time_limit)?;
+    let frontier = frontier(&args.search)?;
+    let interrupt = cli::interrupt_flag();
+    let row = answer(1, &frontier, &[position], &options, &interrupt)?;
     if args.search.run.json {
         cli::write_json(out, &row)?;
     } else {
         writeln!(out, "{HEADER}\n{}", line(&row))?;
     }
+    if interrupt.load(Relaxed) {
+        return Err(Failure::Interrupted);
+    }
     Ok(())
 }
 
-pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
+/// The positions of a check file: per line, the positions to try.
+fn read_check_file(args: &CheckArgs) -> Result<Vec<(usize, Vec<Position>)>, Failure> {
     let source = args.file.display().to_string();
     let is_csv = args
         .file
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
-    let mut positions: Vec<(usize, Vec<Position>)> = if is_csv {
+    let positions: Vec<Vec<Position>> = if is_csv {
         let text = std::fs::read_to_string(&args.file)
             .map_err(|e| Failure::Input(format!("{source}: {e}")))?;
         input::parse_bitboard_csv(&source, &text)?
             .into_iter()
             .map(|(_, board)| {
-                vec![
-                    Position {
-                        board,
-                        side: Color::Black,
-                    },
-                    Position {
-                        board,
-                        side: Color::White,
-                    },
-                ]
+                [Color::Black, Color::White]
+                    .map(|side| Position { board, side })
+                    .to_vec()
             })
-            .enumerate()
-            .map(|(i, p)| (i + 1, p))
             .collect()
     } else {
         obf::read_file(&args.file)?
             .into_iter()
-            .enumerate()
-            .map(|(i, (_, obf))| (i + 1, vec![obf.position]))
+            .map(|(_, obf)| vec![obf.position])
             .collect()
     };
+    let mut numbered: Vec<(usize, Vec<Position>)> = positions
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| (i + 1, p))
+        .collect();
     if let Some((i, n)) = args.shard {
-        positions.retain(|(index, _)| (index - 1) % n == i - 1);
+        numbered.retain(|(index, _)| (index - 1) % n == i - 1);
     }
-    let pool = cli::thread_pool(args.search.run.threads)?;
-    let frontier = pool.install(|| frontier(&args.search))?;
-    let stop = cli::interrupt_flag();
+    Ok(numbered)
+}
+
+pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let positions = read_check_file(args)?;
+    let options = args.search.options(Some(args.time_limit))?;
+    let frontier = frontier(&args.search)?;
+    let interrupt = cli::interrupt_flag();
     let json = args.search.run.json;
     let progress = cli::position_progress(positions.len());
     if !json {
         writeln!(out, "{HEADER}")?;
     }
     let start = Instant::now();
-    // Workers send rows as they finish; this thread prints them, so an interrupt keeps
-    // every finished row.
-    let (sender, receiver) = std::sync::mpsc::channel::<Row>();
-    let mut results = Vec::new();
+    let mut counts = [0usize; 3];
+    let mut done = 0;
+    let mut print = |row: &Row| -> Result<(), Failure> {
+        let text = if json {
+            serde_json::to_string(row).expect("a row serialises")
+        } else {
+            line(row)
+        };
+        progress.suspend(|| writeln!(out, "{text}").and_then(|()| out.flush()))?;
+        progress.inc(1);
+        counts[match row.reachable {
+            Some(true) => 0,
+            Some(false) => 1,
+            None => 2,
+        }] += 1;
+        done += 1;
+        Ok(())
+    };
+    // First what the refutations and a short backward search decide, a position per
+    // thread; then the rest one at a time, each raced on every thread. Rows are printed
+    // as they are decided, so an interrupt keeps every finished one.
+    let pool = cli::thread_pool(args.search.run.threads)?;
+    let (sender, receiver) = std::sync::mpsc::channel::<(usize, Option<Row>)>();
+    let mut hard = Vec::new();
     std::thread::scope(|scope| -> Result<(), Failure> {
         scope.spawn(|| {
             pool.install(|| {
-                positions
-                    .par_iter()
-                    .for_each_with(sender, |sender, (index, candidates)| {
-                        if let Some(mut row) = answer(&frontier, candidates, &args.search, &stop) {
-                            row.index = Some(*index);
-                            let _ = sender.send(row);
-                        }
-                    })
+                positions.par_iter().enumerate().for_each_with(
+                    sender,
+                    |sender, (i, (index, candidates))| {
+                        let row = quick_answer(*index, &frontier, candidates, &options, &interrupt);
+                        let _ = sender.send((i, row));
+                    },
+                )
             })
         });
-        for row in receiver {
-            let text = if json {
-                serde_json::to_string(&row).expect("a row serialises")
-            } else {
-                line(&row)
-            };
-            progress.suspend(|| writeln!(out, "{text}").and_then(|()| out.flush()))?;
-            progress.inc(1);
-            results.push(row.reachable);
+        for (i, row) in receiver {
+            match row {
+                Some(row) => print(&row)?,
+                None => hard.push(i),
+            }
         }
         Ok(())
     })?;
+    hard.sort_unstable();
+    for i in hard {
+        if interrupt.load(Relaxed) {
+            break;
+        }
+        let (index, candidates) = &positions[i];
+        let row = answer(*index, &frontier, candidates, &options, &interrupt)?;
+        if interrupt.load(Relaxed) {
+            break;
+        }
+        print(&row)?;
+    }
     progress.finish_and_clear();
-    let done = results.len();
-    let reachable = results.iter().filter(|&&r| r).count();
     let interrupted = done < positions.len();
     let seconds = start.elapsed().as_secs_f64();
+    let [reachable, unreachable, unknown] = counts;
     if json {
         cli::write_json(
             out,
-            &serde_json::json!({"summary": true, "positions": done, "reachable": reachable, "unreachable": done - reachable, "seconds": seconds, "interrupted": interrupted}),
+            &serde_json::json!({"summary": true, "positions": done, "reachable": reachable,
+                "unreachable": unreachable, "unknown": unknown, "seconds": seconds,
+                "interrupted": interrupted, "shard": args.shard.map(|(i, n)| format!("{i}/{n}"))}),
         )?;
     } else {
         writeln!(
             out,
-            "total: {done} positions, {reachable} reachable, {} unreachable, {seconds:.3} s{}",
-            done - reachable,
+            "total: {done} positions, {reachable} reachable, {unreachable} unreachable, {unknown} unknown, {seconds:.3} s{}",
             if interrupted { " (interrupted)" } else { "" }
         )?;
     }

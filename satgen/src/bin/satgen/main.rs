@@ -12,7 +12,9 @@ use clap::{Parser, Subcommand};
 use engine::cli::{self, Failure};
 use rayon::prelude::*;
 use satgen::solve::{Embedded, Outcome};
-use satgen::{decode, dimacs, encode, Encoding, Question, SideFilter};
+use satgen::{
+    decode, decode_target, dimacs, encode, encode_target, Encoding, Question, SideFilter,
+};
 
 #[derive(Parser)]
 #[command(
@@ -42,7 +44,9 @@ struct CubesArgs {
     #[command(flatten)]
     question: QuestionArgs,
     /// Plies fixed per cube: one cube per sequence of first moves.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=8), required_unless_present = "by_ply")]
+    /// (With --target: one cube per first move, whatever the depth.)
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=8),
+          required_unless_present_any = ["by_ply", "target"])]
     depth: Option<u32>,
     /// One cube per ply P up to --plies instead: the position after exactly P plies has
     /// the moves (see --exact-ply). Listed from the last ply that leaves N empty squares
@@ -57,9 +61,12 @@ struct CubesArgs {
 }
 
 fn cubes(args: &CubesArgs) -> Result<(), Failure> {
-    let q = args.question.question();
     let dir = &args.output;
     std::fs::create_dir_all(dir).map_err(|e| Failure::Input(format!("{}: {e}", dir.display())))?;
+    let q = match args.question.asked()? {
+        Asked::Mobility(q) => q,
+        Asked::Target(position) => return target_cubes(&position, dir),
+    };
     let mut manifest = String::new();
     let mut write_cube = |i: usize,
                           q: &Question,
@@ -102,11 +109,33 @@ fn cubes(args: &CubesArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// A reachability question split by its first move (the squares of d3, c4, f5, e6 the
+/// target occupies): one CNF each and a manifest (number, first_move=SQ, file).
+fn target_cubes(position: &engine::Position, dir: &std::path::Path) -> Result<(), Failure> {
+    let mut manifest = String::new();
+    let firsts = satgen::target::first_moves(position);
+    for (i, &first) in firsts.iter().enumerate() {
+        let name = format!("cube-{i:05}.cnf");
+        let mut writer = BufWriter::new(std::fs::File::create(dir.join(&name))?);
+        dimacs::write_target(&mut writer, &encode_target(position, Some(first)))?;
+        writer.flush()?;
+        manifest.push_str(&format!("{i:05} first_move={first} {name}\n"));
+    }
+    std::fs::write(dir.join("manifest.txt"), manifest)?;
+    eprintln!("satgen: {} cubes in {}", firsts.len(), dir.display());
+    Ok(())
+}
+
 #[derive(clap::Args)]
 struct QuestionArgs {
     /// At least this many legal moves for the side to move at some position.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=64))]
-    mobility: u32,
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=64),
+          required_unless_present = "target", conflicts_with = "target")]
+    mobility: Option<u32>,
+    /// Instead: can a legal game (real rules: forced passes, any number of them) reach
+    /// exactly this position? An OBF line (board and side to move) or a move list.
+    #[arg(long, allow_hyphen_values = true)]
+    target: Option<String>,
     /// Plies from the start (a pass is a ply).
     #[arg(long, default_value_t = 42, value_parser = clap::value_parser!(u32).range(1..=60))]
     plies: u32,
@@ -125,11 +154,27 @@ struct QuestionArgs {
     exact_ply: bool,
 }
 
+/// The two kinds of question satgen builds.
+enum Asked {
+    Mobility(Question),
+    Target(engine::Position),
+}
+
 impl QuestionArgs {
+    fn asked(&self) -> Result<Asked, Failure> {
+        match &self.target {
+            Some(text) => Ok(Asked::Target(engine::input::parse_any_position(
+                "--target", text,
+            )?)),
+            None => Ok(Asked::Mobility(self.question())),
+        }
+    }
+
+    /// The mobility question (`--mobility` given).
     fn question(&self) -> Question {
         Question {
             plies: self.plies as usize,
-            mobility: self.mobility as usize,
+            mobility: self.mobility.unwrap_or_default() as usize,
             side: self.side,
             symmetry_break: !self.no_symmetry_break,
             encoding: self.encoding,
@@ -211,8 +256,12 @@ fn print(answer: &Answer, json: bool, out: &mut impl Write) -> Result<(), Failur
         return cli::write_json(out, answer);
     }
     writeln!(out, "{}", answer.result)?;
-    if let (Some(moves), Some(ply), Some(mobility)) = (&answer.moves, answer.ply, answer.mobility) {
-        writeln!(out, "mobility {mobility} at ply {ply} after {moves}")?;
+    match (&answer.moves, answer.ply, answer.mobility) {
+        (Some(moves), Some(ply), Some(mobility)) => {
+            writeln!(out, "mobility {mobility} at ply {ply} after {moves}")?
+        }
+        (Some(moves), Some(ply), None) => writeln!(out, "reached after {ply} plies: {moves}")?,
+        _ => {}
     }
     if let (Some(v), Some(c)) = (answer.variables, answer.clauses) {
         writeln!(out, "{v} variables, {c} clauses")?;
@@ -245,17 +294,26 @@ fn read(path: &PathBuf) -> Result<String, Failure> {
 }
 
 fn emit(args: &EmitArgs) -> Result<(), Failure> {
-    let q = args.question.question();
-    let encoded = encode(&q);
     let file = std::fs::File::create(&args.output)
         .map_err(|e| Failure::Input(format!("{}: {e}", args.output.display())))?;
     let mut writer = BufWriter::new(file);
-    dimacs::write(&mut writer, &q, &encoded, &[])?;
+    let formula = match args.question.asked()? {
+        Asked::Mobility(q) => {
+            let encoded = encode(&q);
+            dimacs::write(&mut writer, &q, &encoded, &[])?;
+            encoded.formula
+        }
+        Asked::Target(position) => {
+            let question = encode_target(&position, None);
+            dimacs::write_target(&mut writer, &question)?;
+            question.formula
+        }
+    };
     writer.flush()?;
     eprintln!(
         "satgen: {} variables, {} clauses written to {}",
-        encoded.formula.variables(),
-        encoded.formula.clauses(),
+        formula.variables(),
+        formula.clauses(),
         args.output.display()
     );
     Ok(())
@@ -305,7 +363,10 @@ fn run_solver(
 
 fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = Instant::now();
-    let q = args.question.question();
+    let q = match args.question.asked()? {
+        Asked::Mobility(q) => q,
+        Asked::Target(position) => return solve_target(args, &position, start, out),
+    };
     if args.by_ply {
         return solve_by_ply(args, &q, start, out);
     }
@@ -321,6 +382,62 @@ fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
     answer.clauses = Some(encoded.formula.clauses());
     answer.seconds = start.elapsed().as_secs_f64();
     print(&answer, args.json, out)
+}
+
+/// Whether a legal game reaches `position`: SAT with the game (decoded, replayed to exactly
+/// the position), or UNSAT.
+fn solve_target(
+    args: &SolveArgs,
+    position: &engine::Position,
+    start: Instant,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let question = encode_target(position, None);
+    let interrupt = cli::interrupt_flag();
+    let stop = || interrupt.load(Relaxed);
+    let outcome = match &args.solver_cmd {
+        None => satgen::solve::embedded(args.solver, &question.formula, stop),
+        Some(command) => satgen::solve::external_on(
+            command,
+            |mut out| dimacs::write_target(&mut out, &question),
+            stop,
+        ),
+    }
+    .map_err(Failure::Input)?;
+    let answer = target_answer(&question.layout, outcome, start)?;
+    let answer = Answer {
+        variables: Some(question.formula.variables()),
+        clauses: Some(question.formula.clauses()),
+        ..answer
+    };
+    print(&answer, args.json, out)
+}
+
+/// UNSAT, or the game a model of a reachability question decodes to (never trusted: a
+/// model that does not replay to the position is rejected, exit 1).
+fn target_answer(
+    layout: &satgen::target::TargetLayout,
+    outcome: Outcome,
+    start: Instant,
+) -> Result<Answer, Failure> {
+    let moves = match outcome {
+        Outcome::Sat(model) => Some(
+            decode_target(layout, &model)
+                .map_err(|e| Failure::Invalid(format!("model rejected: {e}")))?,
+        ),
+        Outcome::Unsat => None,
+        Outcome::Stopped => return Err(Failure::Interrupted),
+    };
+    Ok(Answer {
+        result: if moves.is_some() { "SAT" } else { "UNSAT" },
+        ply: moves.as_ref().map(Vec::len),
+        moves: moves.as_deref().map(engine::game::format_moves),
+        mobility: None,
+        variables: None,
+        clauses: None,
+        seconds: start.elapsed().as_secs_f64(),
+        cubes: None,
+    })
 }
 
 /// The cubes by ply, several at once, each taken in order by the next free thread; the
@@ -423,6 +540,15 @@ fn solve_by_ply(
 fn decode_files(args: &DecodeArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = Instant::now();
     let cnf = read(&args.cnf)?;
+    if let Some(layout) =
+        dimacs::read_target_layout(&cnf).map_err(|e| Failure::Input(e.located(&args.cnf)))?
+    {
+        let model_text = read(&args.model)?;
+        let model =
+            dimacs::read_model(&model_text).map_err(|e| Failure::Input(e.located(&args.model)))?;
+        let outcome = model.map_or(Outcome::Unsat, Outcome::Sat);
+        return print(&target_answer(&layout, outcome, start)?, args.json, out);
+    }
     let layout = dimacs::read_layout(&cnf).map_err(|e| Failure::Input(e.located(&args.cnf)))?;
     let (wanted, side) =
         dimacs::read_target(&cnf).map_err(|e| Failure::Input(e.located(&args.cnf)))?;

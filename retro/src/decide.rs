@@ -1,0 +1,378 @@
+//! One decider for "can a legal game from the start reach this position?", and how each
+//! answer was shown.
+//!
+//! First the cheap refutations of [`crate::refute`]; then a race on threads between the
+//! backward search to the forward frontier ([`crate::reach`], exhaustive: its "no" is a
+//! complete search) and SAT solvers on satgen's real-rules question ([`satgen::target`],
+//! complete over every number of passes). The first answer wins and stops the others. Every
+//! "yes" carries a witness game replayed by the core before it is returned.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use engine::{Move, Position};
+use satgen::solve::{Embedded, Outcome};
+use satgen::target::{decode_target, encode_target, Target};
+
+use crate::reach::{reach, Frontier};
+
+/// How an answer was shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// A cheap invariant the position breaks ([`crate::refute`]).
+    Refutation,
+    /// The backward search: a witness, or every way back refuted.
+    Backward,
+    /// A SAT solver: a model decoded to a witness, or UNSAT.
+    Sat,
+}
+
+/// A SAT solver the race can run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SatSolver {
+    /// The embedded varisat (always there; cannot be interrupted: a stopped run is left to
+    /// finish on its thread).
+    Varisat,
+    /// An external DIMACS solver: program and arguments (the CNF file is appended); Kissat
+    /// and CaDiCaL get `--seed=K` so that several runs differ.
+    Command(String),
+}
+
+impl SatSolver {
+    /// Kissat and CaDiCaL where they are on the PATH (`scripts/install-solvers.sh`), else
+    /// varisat.
+    pub fn detect() -> Vec<SatSolver> {
+        let on_path = |program: &str| {
+            std::env::var_os("PATH").is_some_and(|paths| {
+                std::env::split_paths(&paths).any(|dir| dir.join(program).is_file())
+            })
+        };
+        let found: Vec<SatSolver> = ["kissat", "cadical"]
+            .into_iter()
+            .filter(|p| on_path(p))
+            .map(|p| SatSolver::Command(p.to_string()))
+            .collect();
+        if found.is_empty() {
+            vec![SatSolver::Varisat]
+        } else {
+            found
+        }
+    }
+
+    /// `varisat`, or the command as given.
+    pub fn name(&self) -> String {
+        match self {
+            SatSolver::Varisat => "varisat".into(),
+            SatSolver::Command(c) => c.clone(),
+        }
+    }
+
+    /// The command line of run `seed` (from 1).
+    fn command(&self, seed: usize) -> Option<String> {
+        match self {
+            SatSolver::Varisat => None,
+            SatSolver::Command(c) => {
+                let program = c.split_whitespace().next().unwrap_or_default();
+                let base = std::path::Path::new(program)
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .unwrap_or_default();
+                Some(if ["kissat", "cadical"].contains(&base) {
+                    format!("{c} -q --seed={seed}")
+                } else {
+                    c.clone()
+                })
+            }
+        }
+    }
+}
+
+/// What the race may use.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Threads racing: the first searches backward, then (out of nodes) solves SAT; the
+    /// others solve SAT, cycling through `solvers` with new seeds.
+    pub workers: usize,
+    pub solvers: Vec<SatSolver>,
+    /// Positions the backward search visits before it gives up its thread.
+    pub backward_nodes: u64,
+    /// Refuted positions the backward search remembers.
+    pub memo_entries: usize,
+    /// Positions the backward search visits alone, before the race (most positions near
+    /// the start, and most refutations, take it milliseconds; starting a solver costs
+    /// more). [`quick`] answers with this budget.
+    pub quick_nodes: u64,
+    /// UNKNOWN after this long.
+    pub time_limit: Option<Duration>,
+}
+
+/// The answer for one position.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Decision {
+    /// `None`: undecided (time limit, interrupt).
+    pub reachable: Option<bool>,
+    pub method: Option<Method>,
+    /// A game from the start reaching the position, replayed by the core.
+    #[serde(serialize_with = "moves_text")]
+    pub witness: Option<Vec<Move>>,
+    /// How a "no" was shown (or why there is no answer).
+    pub certificate: Option<String>,
+    /// The solver that answered (SAT).
+    pub solver: Option<String>,
+    /// Positions the backward search visited.
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+fn moves_text<S: serde::Serializer>(moves: &Option<Vec<Move>>, s: S) -> Result<S::Ok, S::Error> {
+    match moves {
+        Some(m) => s.serialize_str(&engine::game::format_moves(m)),
+        None => s.serialize_none(),
+    }
+}
+
+/// A finished answer from one racer.
+struct Found {
+    reachable: bool,
+    method: Method,
+    witness: Option<Vec<Move>>,
+    certificate: Option<String>,
+    solver: Option<String>,
+}
+
+/// The cheap part of [`decide`]: the refutations, then the backward search with at most
+/// `options.quick_nodes` positions. `None`: not decided so cheaply.
+pub fn quick(
+    frontier: &Frontier,
+    position: &Position,
+    options: &Options,
+    stop: &AtomicBool,
+) -> Option<Decision> {
+    let start = Instant::now();
+    let decision = |found: Found, nodes| {
+        Some(Decision {
+            reachable: Some(found.reachable),
+            method: Some(found.method),
+            witness: found.witness,
+            certificate: found.certificate,
+            solver: None,
+            nodes,
+            seconds: start.elapsed().as_secs_f64(),
+        })
+    };
+    if let Some(why) = crate::refute::refute(position) {
+        return decision(
+            Found {
+                reachable: false,
+                method: Method::Refutation,
+                witness: None,
+                certificate: Some(why),
+                solver: None,
+            },
+            0,
+        );
+    }
+    let result = reach(
+        frontier,
+        position,
+        options.memo_entries,
+        options.quick_nodes,
+        stop,
+    )
+    .ok()?;
+    decision(backward_found(&result), result.nodes)
+}
+
+/// The backward search's answer as a finished one.
+fn backward_found(result: &crate::reach::Reach) -> Found {
+    let reachable = result.witness.is_some();
+    Found {
+        reachable,
+        method: Method::Backward,
+        certificate: (!reachable).then(|| {
+            format!(
+                "exhaustive backward search: {} positions, every way back refuted",
+                result.nodes
+            )
+        }),
+        witness: result.witness.clone(),
+        solver: None,
+    }
+}
+
+/// Decides `position`: [`quick`], then the race. `interrupt` (Ctrl-C) stops the race as
+/// the time limit does: the answer is then `reachable: None`. An external solver that
+/// cannot be run is an error, unless another racer answered.
+pub fn decide(
+    frontier: &Frontier,
+    position: &Position,
+    options: &Options,
+    interrupt: &AtomicBool,
+) -> Result<Decision, String> {
+    let start = Instant::now();
+    if let Some(decision) = quick(frontier, position, options, interrupt) {
+        return Ok(decision);
+    }
+    let done = AtomicBool::new(false);
+    let found: Mutex<Option<Found>> = Mutex::new(None);
+    let errors = Mutex::new(Vec::new());
+    let nodes = Mutex::new(0u64);
+    let question: OnceLock<Target> = OnceLock::new();
+    let workers = options.workers.max(1);
+    let settle = |answer: Found| {
+        found.lock().expect("no panics").get_or_insert(answer);
+        done.store(true, Relaxed);
+    };
+    // Run `k` of the SAT portfolio: solver `k mod n`, seed `k / n + 1`; a second varisat
+    // run would repeat the first and is skipped.
+    let sat_run = |k: usize| {
+        let solvers = &options.solvers;
+        let Some(solver) = solvers.get(k % solvers.len().max(1)) else {
+            return;
+        };
+        if *solver == SatSolver::Varisat && k >= solvers.len() {
+            return;
+        }
+        if done.load(Relaxed) {
+            return;
+        }
+        let target = question.get_or_init(|| encode_target(position, None));
+        let stop = || done.load(Relaxed);
+        let seed = k / solvers.len() + 1;
+        let outcome = match solver.command(seed) {
+            None => satgen::solve::embedded(Embedded::Varisat, &target.formula, stop),
+            Some(command) => satgen::solve::external_on(
+                &command,
+                |mut out| satgen::dimacs::write_target(&mut out, target),
+                stop,
+            ),
+        };
+        let name = solver
+            .command(seed)
+            .unwrap_or_else(|| "varisat".to_string());
+        match outcome {
+            Ok(Outcome::Sat(model)) => match decode_target(&target.layout, &model) {
+                Ok(witness) => settle(Found {
+                    reachable: true,
+                    method: Method::Sat,
+                    witness: Some(witness),
+                    certificate: None,
+                    solver: Some(name),
+                }),
+                Err(e) => errors
+                    .lock()
+                    .expect("no panics")
+                    .push(format!("{name}: model rejected: {e}")),
+            },
+            Ok(Outcome::Unsat) => settle(Found {
+                reachable: false,
+                method: Method::Sat,
+                witness: None,
+                certificate: Some(format!(
+                    "UNSAT by {name} on the real-rules question ({} variables, {} clauses; no proof kept)",
+                    target.formula.variables(),
+                    target.formula.clauses()
+                )),
+                solver: Some(name),
+            }),
+            Ok(Outcome::Stopped) => {}
+            Err(e) => errors.lock().expect("no panics").push(e),
+        }
+    };
+    let backward = || {
+        let result = reach(
+            frontier,
+            position,
+            options.memo_entries,
+            options.backward_nodes,
+            &done,
+        );
+        match result {
+            Ok(result) => {
+                *nodes.lock().expect("no panics") = result.nodes;
+                settle(backward_found(&result));
+            }
+            Err(halted) => *nodes.lock().expect("no panics") = halted.nodes,
+        }
+    };
+    std::thread::scope(|scope| {
+        let (finished, all_finished) = std::sync::mpsc::channel::<()>();
+        for w in 0..workers {
+            let (backward, sat_run, done) = (&backward, &sat_run, &done);
+            let finished = finished.clone();
+            scope.spawn(move || {
+                if w == 0 {
+                    backward();
+                    if !done.load(Relaxed) {
+                        sat_run(workers - 1);
+                    }
+                } else {
+                    sat_run(w - 1);
+                }
+                let _ = finished.send(());
+            });
+        }
+        // Watch the clock and the interrupt until every racer is back (they stop as soon
+        // as one answered).
+        let mut back = 0;
+        while back < workers {
+            match all_finished.recv_timeout(Duration::from_millis(5)) {
+                Ok(()) => back += 1,
+                Err(_) => {
+                    let late = options
+                        .time_limit
+                        .is_some_and(|limit| start.elapsed() >= limit);
+                    if late || interrupt.load(Relaxed) {
+                        done.store(true, Relaxed);
+                    }
+                }
+            }
+        }
+    });
+    let nodes = nodes.into_inner().expect("no panics");
+    let seconds = start.elapsed().as_secs_f64();
+    let Some(found) = found.into_inner().expect("no panics") else {
+        let errors = errors.into_inner().expect("no panics");
+        if let Some(first) = errors.first() {
+            if !interrupt.load(Relaxed) && options.time_limit.is_none_or(|l| start.elapsed() < l) {
+                return Err(first.clone());
+            }
+        }
+        return Ok(Decision {
+            reachable: None,
+            method: None,
+            witness: None,
+            certificate: Some(if interrupt.load(Relaxed) {
+                "interrupted".into()
+            } else {
+                "time limit".into()
+            }),
+            solver: None,
+            nodes,
+            seconds,
+        });
+    };
+    if let Some(witness) = &found.witness {
+        // Whatever found it, the core replays it to exactly the position.
+        let mut replayed = Position::START;
+        for &mv in witness {
+            replayed = replayed
+                .play(mv)
+                .map_err(|e| format!("witness rejected at {mv}: {e}"))?;
+        }
+        if replayed != *position {
+            return Err("witness rejected: it ends at another position".into());
+        }
+    }
+    Ok(Decision {
+        reachable: Some(found.reachable),
+        method: Some(found.method),
+        witness: found.witness,
+        certificate: found.certificate,
+        solver: found.solver,
+        nodes,
+        seconds,
+    })
+}

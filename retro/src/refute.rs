@@ -1,0 +1,85 @@
+//! Cheap refutations: invariants every position of a legal game keeps, each with its
+//! proof. A position that breaks one is unreachable; one that keeps them all may still be.
+
+use engine::board::CENTRE;
+use engine::{Bitboard, Position};
+use satgen::target::never_flipped;
+
+use crate::enumerate::side_index;
+use crate::unmove::unmoves;
+
+/// Why `position` cannot arise in a game from the start, if a cheap test shows it:
+///
+/// 1. A centre square is empty, or a disc is not connected to the centre
+///    ([`engine::Board::impossibility`]): the centre is filled at the start, discs are never
+///    removed, and every move is next to a disc already there (it flips one).
+/// 2. A centre disc that no line can bracket has the other colour than at the start.
+///    Flipping a disc needs both of its neighbours on one line occupied at that moment,
+///    hence in the position (discs stay); if every line through it has a neighbour off the
+///    board or empty in the position, it never flipped ([`never_flipped`]).
+/// 3. No last move: it is not the start, and no move of the side not to move (nor a
+///    pass) leads to it. Every later position of a game follows another by one of these,
+///    and [`unmoves`] lists every such predecessor.
+pub fn refute(position: &Position) -> Option<String> {
+    let board = &position.board;
+    if let Some(why) = board.impossibility() {
+        return Some(why);
+    }
+    let (black, white) = position.discs();
+    let start = Position::START.discs();
+    let fixed = never_flipped(black | white) & CENTRE;
+    if let Some(sq) = Bitboard(fixed & (black ^ start.0)).next() {
+        return Some(format!(
+            "centre disc {sq} can never have flipped but has changed colour"
+        ));
+    }
+    if *position != Position::START && unmoves(board, side_index(position.side)).is_empty() {
+        return Some(
+            "no last move: no disc of the side not to move can have been played last, and no pass leads here"
+                .into(),
+        );
+    }
+    None
+}
+
+/// The board `refute` sees for a bitboard pair with `black` to move or not: for tests.
+#[cfg(test)]
+fn position(black: u64, white: u64, black_to_move: bool) -> Position {
+    let side = if black_to_move {
+        engine::Color::Black
+    } else {
+        engine::Color::White
+    };
+    Position::from_colors(black, white, side)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::Square;
+
+    fn bits(squares: &[&str]) -> u64 {
+        squares
+            .iter()
+            .map(|s| s.parse::<Square>().unwrap().bit())
+            .fold(0, |a, b| a | b)
+    }
+
+    #[test]
+    fn each_rule_fires_on_its_case() {
+        let (black, white) = Position::START.discs();
+        assert_eq!(refute(&Position::START), None);
+        // White to move at the start: nothing leads there.
+        let why = refute(&position(black, white, false)).unwrap();
+        assert!(why.starts_with("no last move"), "{why}");
+        // The centre with colours swapped: d4 can never have flipped.
+        let why = refute(&position(white, black, true)).unwrap();
+        assert!(why.contains("never have flipped"), "{why}");
+        // An empty centre square.
+        let why = refute(&position(black, white & !bits(&["d4"]), true)).unwrap();
+        assert!(why.contains("centre square d4 is empty"), "{why}");
+        // After f5 (black took e5): fine with white to move.
+        let after = Position::START.play("f5".parse().unwrap()).unwrap();
+        assert_eq!(refute(&after), None);
+    }
+}

@@ -1,0 +1,342 @@
+//! "A legal game from the start reaches exactly this position" as CNF, under the real
+//! rules: a pass only when the side to move has no legal move, the game over when neither
+//! side has one. One step per disc placed (the target fixes their number); the colour of
+//! the side to move is a variable per step, set by the pass rule from both sides' legal
+//! moves, so one formula covers every number of passes and every place they fall.
+//!
+//! Per step `j` (position `j` has `4 + j` discs): black and white discs, both sides' legal
+//! moves (the `rays` chains of [`crate::encode`]), "black to move", and the square played,
+//! one-hot over the target's squares outside the centre. The flips of a black and of a
+//! white move are both built, each gated by the colour. What the target implies is put in
+//! as constants, each sound for every game that reaches it:
+//!
+//! - a square empty in the target is empty throughout (discs are never removed);
+//! - a square at Chebyshev distance `r` from the centre is empty before position `r`
+//!   (every move is next to a disc already on the board, so the first disc at distance `r`
+//!   follows one at each smaller distance);
+//! - a disc that no line can bracket never flips: flipping `t` needs both of its
+//!   neighbours on one line occupied at that moment, hence in the target; where every line
+//!   through `t` has a neighbour off the board or empty in the target, `t` keeps the colour
+//!   it was placed with, which is its colour in the target;
+//! - each target square outside the centre is played exactly once (it stays occupied).
+
+use engine::board::CENTRE;
+use engine::{Board, Color, Move, Position, Square};
+use rustsat::types::Lit;
+
+use crate::decode::DecodeError;
+use crate::encode::{legal_moves, ray_flips, step};
+use crate::formula::Formula;
+
+/// The question and its CNF.
+pub struct Target {
+    /// The first move, fixed (a cube): the four first moves split the question.
+    pub first_move: Option<Square>,
+    pub formula: Formula,
+    pub layout: TargetLayout,
+}
+
+/// What a model is read by: the target, and which variable says "square `s` is played at
+/// step `j`" (`moves[j]`, only the squares the cuts leave possible).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetLayout {
+    pub target: Position,
+    pub moves: Vec<Vec<(Square, Lit)>>,
+}
+
+/// Discs of `occupied` that no line can ever bracket, given that the squares outside
+/// `occupied` stay empty: on each of the four lines through the square, a neighbour is off
+/// the board or outside `occupied`.
+pub fn never_flipped(occupied: u64) -> u64 {
+    let open = |sq: usize, d: usize| step(sq, d).is_none_or(|n| occupied >> n & 1 == 0);
+    (0..64)
+        .filter(|&sq| occupied >> sq & 1 == 1)
+        .filter(|&sq| (0..8).step_by(2).all(|d| open(sq, d) || open(sq, d ^ 1)))
+        .fold(0, |acc, sq| acc | 1 << sq)
+}
+
+/// The first moves a game reaching `target` can have: those of d3, c4, f5 and e6 that the
+/// target occupies (black's four moves at the start).
+pub fn first_moves(target: &Position) -> Vec<Square> {
+    let occupied = target.board.player | target.board.opponent;
+    engine::Bitboard(Board::START.moves() & occupied).collect()
+}
+
+/// The Chebyshev distance of `sq` from the four centre squares.
+fn distance_from_centre(sq: Square) -> usize {
+    let off = |x: u32| (3i32 - x as i32).max(x as i32 - 4).max(0);
+    off(sq.file()).max(off(sq.rank())) as usize
+}
+
+/// Builds the question for `target` (with its side to move), the first move fixed when
+/// `first_move` is given.
+pub fn encode_target(target: &Position, first_move: Option<Square>) -> Target {
+    let (black_t, white_t) = target.discs();
+    let occupied = black_t | white_t;
+    let fixed = never_flipped(occupied);
+    let mut f = Formula::new();
+    let steps = occupied.count_ones().saturating_sub(4) as usize;
+    if occupied & CENTRE != CENTRE {
+        f.clause(&[f.f]);
+    }
+    // What position `j` must hold on `sq` for colour `black` (true: black discs), if the
+    // target and the cuts decide it.
+    let forced = |j: usize, sq: Square, black: bool| -> Option<bool> {
+        let bit = sq.bit();
+        let (mine, theirs) = if black {
+            (black_t, white_t)
+        } else {
+            (white_t, black_t)
+        };
+        if j == 0 {
+            let start = if black {
+                Board::START.player
+            } else {
+                Board::START.opponent
+            };
+            return Some(start & bit != 0);
+        }
+        if j == steps {
+            return Some(mine & bit != 0);
+        }
+        if occupied & bit == 0 || distance_from_centre(sq) > j || fixed & theirs & bit != 0 {
+            return Some(false);
+        }
+        None
+    };
+    let constant = |f: &Formula, value: Option<bool>| value.map(|v| f.constant(v));
+    let mut black: Vec<Lit> = Square::all()
+        .map(|sq| f.constant(forced(0, sq, true).expect("the start is known")))
+        .collect();
+    let mut white: Vec<Lit> = Square::all()
+        .map(|sq| f.constant(forced(0, sq, false).expect("the start is known")))
+        .collect();
+    let mut black_to_move = f.constant(true);
+    let mut moves = Vec::with_capacity(steps);
+    let mut column: Vec<Vec<Lit>> = vec![Vec::new(); 64];
+    if steps == 0 && (Position::START != *target) {
+        f.clause(&[f.f]);
+    }
+    for j in 0..steps {
+        let (legal_black, a_black) = legal_moves(&mut f, &black, &white);
+        let (legal_white, a_white) = legal_moves(&mut f, &white, &black);
+        if j > 0 {
+            // The side to move: the other side, unless it has no move (a pass; the side that
+            // just moved must then have one, which the move below asks).
+            let has_black = f.or(&legal_black);
+            let has_white = f.or(&legal_white);
+            let previous = black_to_move;
+            black_to_move = f.lit();
+            f.clause(&[!previous, has_white, black_to_move]);
+            f.clause(&[!previous, !has_white, !black_to_move]);
+            f.clause(&[previous, !has_black, black_to_move]);
+            f.clause(&[previous, has_black, !black_to_move]);
+        }
+        let candidates: Vec<(Square, Lit)> = Square::all()
+            .filter(|&sq| {
+                occupied & !CENTRE & sq.bit() != 0
+                    && distance_from_centre(sq) <= j + 1
+                    && (j > 0 || first_move.is_none_or(|m| m == sq))
+            })
+            .map(|sq| (sq, f.lit()))
+            .collect();
+        let lits: Vec<Lit> = candidates.iter().map(|&(_, l)| l).collect();
+        f.clause(&lits);
+        f.at_most_one(&lits);
+        let mut move_black = vec![f.f; 64];
+        let mut move_white = vec![f.f; 64];
+        for &(sq, l) in &candidates {
+            let s = sq.index();
+            f.clause(&[!l, !black_to_move, legal_black[s]]);
+            f.clause(&[!l, black_to_move, legal_white[s]]);
+            move_black[s] = f.and(&[l, black_to_move]);
+            move_white[s] = f.and(&[l, !black_to_move]);
+            column[s].push(l);
+        }
+        let flips_black = ray_flips(&mut f, &white, &move_black, &a_black);
+        let flips_white = ray_flips(&mut f, &black, &move_white, &a_white);
+        let mut next_black = Vec::with_capacity(64);
+        let mut next_white = Vec::with_capacity(64);
+        for sq in Square::all() {
+            let t = sq.index();
+            let kept_black = f.and(&[black[t], !flips_white[t]]);
+            let kept_white = f.and(&[white[t], !flips_black[t]]);
+            let b = f.or(&[kept_black, move_black[t], flips_black[t]]);
+            let w = f.or(&[kept_white, move_white[t], flips_white[t]]);
+            for (value, computed, is_black) in
+                [(&mut next_black, b, true), (&mut next_white, w, false)]
+            {
+                match constant(&f, forced(j + 1, sq, is_black)) {
+                    Some(c) => {
+                        f.clause(&[if c == f.f { !computed } else { computed }]);
+                        value.push(c);
+                    }
+                    None => value.push(computed),
+                }
+            }
+        }
+        black = next_black;
+        white = next_white;
+        moves.push(candidates);
+    }
+    // Each square outside the centre is played exactly once.
+    for sq in Square::all().filter(|sq| occupied & !CENTRE & sq.bit() != 0) {
+        let lits = &column[sq.index()];
+        f.clause(lits);
+        f.at_most_one(lits);
+    }
+    if steps > 0 {
+        // After the last move the other side is to move; the side that moved is, after a
+        // pass, only when the other has no move and it has one (else the game is over).
+        let mover_may_be_to_move = target.board.pass().moves() == 0 && target.board.moves() != 0;
+        if !mover_may_be_to_move {
+            let last_mover_black = target.side == Color::White;
+            f.clause(&[if last_mover_black {
+                black_to_move
+            } else {
+                !black_to_move
+            }]);
+        }
+    } else if target.side != Color::Black {
+        f.clause(&[f.f]);
+    }
+    Target {
+        first_move,
+        formula: f,
+        layout: TargetLayout {
+            target: *target,
+            moves,
+        },
+    }
+}
+
+/// The game a model of `target`'s formula describes, replayed by the core (forced passes
+/// inserted) and checked to end at exactly the target with its side to move.
+pub fn decode_target(layout: &TargetLayout, model: &[bool]) -> Result<Vec<Move>, DecodeError> {
+    let value = |l: Lit| model.get(l.var().idx()).copied().unwrap_or(false) != l.is_neg();
+    let mut position = Position::START;
+    let mut game = Vec::new();
+    for (j, candidates) in layout.moves.iter().enumerate() {
+        let chosen: Vec<Square> = candidates
+            .iter()
+            .filter(|&&(_, l)| value(l))
+            .map(|&(sq, _)| sq)
+            .collect();
+        let [sq] = chosen[..] else {
+            return Err(DecodeError::NotOneMove {
+                ply: j,
+                count: chosen.len(),
+            });
+        };
+        if position.board.must_pass() {
+            position = position.play(Move::Pass).expect("a forced pass is legal");
+            game.push(Move::Pass);
+        }
+        let mv = Move::Play(sq);
+        position = position.play(mv).map_err(|_| DecodeError::Illegal {
+            ply: game.len(),
+            mv,
+        })?;
+        game.push(mv);
+    }
+    if position != layout.target && position.board.must_pass() {
+        position = position.play(Move::Pass).expect("a forced pass is legal");
+        game.push(Move::Pass);
+    }
+    if position != layout.target {
+        return Err(DecodeError::WrongPosition);
+    }
+    Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::Game;
+    use rand::{rngs::SmallRng, SeedableRng};
+
+    #[test]
+    fn distances_and_unbracketable_discs() {
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        assert_eq!(distance_from_centre(sq("d4")), 0);
+        assert_eq!(distance_from_centre(sq("c6")), 1);
+        assert_eq!(distance_from_centre(sq("a1")), 3);
+        assert_eq!(distance_from_centre(sq("h5")), 3);
+        let full = never_flipped(!0);
+        assert_eq!(
+            full, 0x8100_0000_0000_0081,
+            "only the corners on a full board"
+        );
+        // The start: every centre disc has a neighbour-free side on each line.
+        assert_eq!(never_flipped(CENTRE), CENTRE);
+        // With d3 played, d4 lies between d3 and d5 on its file: it can flip (d5 cannot).
+        let with_d3 = never_flipped(CENTRE | sq("d3").bit());
+        assert_eq!(with_d3 & CENTRE, CENTRE & !sq("d4").bit());
+    }
+
+    /// Solves `position`'s question with varisat: the replayed witness, or `None` (UNSAT).
+    fn solve(position: &Position, first_move: Option<Square>) -> Option<Vec<Move>> {
+        let question = encode_target(position, first_move);
+        let model = crate::solve::varisat(&question.formula)?;
+        let moves = decode_target(&question.layout, &model).expect("a model decodes");
+        let mut replayed = Position::START;
+        for mv in &moves {
+            replayed = replayed.play(*mv).unwrap();
+        }
+        assert_eq!(replayed, *position);
+        Some(moves)
+    }
+
+    /// Around the passes of random games: the position where a side must pass, the one
+    /// after the pass, and the next: each SAT, and the witness passes too. A first move
+    /// fixed where the target has no disc: UNSAT.
+    #[test]
+    fn passes_anywhere_are_covered() {
+        let mut around_passes = 0;
+        for seed in 0..20_000u64 {
+            let game = Game::random(&mut SmallRng::seed_from_u64(seed), 60);
+            let Some(i) = game.moves.iter().position(|&m| m == Move::Pass) else {
+                continue;
+            };
+            if (game.positions[i].board.player | game.positions[i].board.opponent).count_ones() > 24
+            {
+                continue;
+            }
+            for p in &game.positions[i..(i + 3).min(game.positions.len())] {
+                let witness = solve(p, None).unwrap_or_else(|| panic!("seed {seed}"));
+                assert!(witness.contains(&Move::Pass) || p == &game.positions[i]);
+            }
+            around_passes += 1;
+            if around_passes == 3 {
+                break;
+            }
+        }
+        assert_eq!(around_passes, 3, "games with early passes");
+        // A fixed first move the target does not allow: UNSAT.
+        let after_f5 = Position::START.play(Move::Play(Square::F5)).unwrap();
+        assert!(solve(&after_f5, Some(Square::F5)).is_some());
+        assert_eq!(solve(&after_f5, Some("d3".parse().unwrap())), None);
+    }
+
+    /// Positions of random games (with passes among them) are SAT, each model decodes to a
+    /// game the core replays to exactly the position; the same board with the wrong side to
+    /// move is UNSAT when the core says so (no pass possible there).
+    #[test]
+    fn positions_of_random_games_are_found() {
+        let mut checked = 0;
+        for seed in 0..40u64 {
+            let game = Game::random(&mut SmallRng::seed_from_u64(seed), 60);
+            let position = game.positions[(seed as usize * 7) % 14 + 6];
+            let question = encode_target(&position, None);
+            let model = crate::solve::varisat(&question.formula).expect("reachable");
+            let moves = decode_target(&question.layout, &model).unwrap();
+            let mut replayed = Position::START;
+            for mv in &moves {
+                replayed = replayed.play(*mv).unwrap();
+            }
+            assert_eq!(replayed, position, "seed {seed}");
+            checked += 1;
+        }
+        assert_eq!(checked, 40);
+    }
+}
