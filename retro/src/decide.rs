@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use engine::{Move, Position};
 use satgen::solve::{Embedded, Outcome};
-use satgen::target::{decode_target, encode_target, Target};
+use satgen::target::{decode_target, encode_target, Cube, Target};
 
 use crate::reach::{reach, Frontier};
 
@@ -219,28 +219,52 @@ pub fn decide(
     let found: Mutex<Option<Found>> = Mutex::new(None);
     let errors = Mutex::new(Vec::new());
     let nodes = Mutex::new(0u64);
-    let question: OnceLock<Target> = OnceLock::new();
     let workers = options.workers.max(1);
     let settle = |answer: Found| {
         found.lock().expect("no panics").get_or_insert(answer);
         done.store(true, Relaxed);
     };
-    // Run `k` of the SAT portfolio: solver `k mod n`, seed `k / n + 1`; a second varisat
-    // run would repeat the first and is skipped.
+    // The SAT runs, in the order workers take them: per seed, per solver, the parts of
+    // the question without passes (where the target's side to move allows it) and without
+    // passes before the last `LATE` moves (most real games pass only near the end, if at
+    // all; these formulas are about half the size), then the whole question. A second
+    // varisat run would repeat the first; once a part is UNSAT, its runs (and those of
+    // the parts inside it) are skipped.
+    const LATE: usize = 12;
+    let steps = (position.board.player | position.board.opponent)
+        .count_ones()
+        .saturating_sub(4) as usize;
+    let parts = [
+        Cube::NO_PASSES,
+        Cube {
+            first_move: None,
+            no_passes_before: steps.saturating_sub(LATE),
+        },
+        Cube::default(),
+    ];
+    let useful = [
+        satgen::target::no_passes_possible(position),
+        steps > LATE,
+        true,
+    ];
+    let solvers = &options.solvers;
+    let runs_per_seed = solvers.len() * parts.len();
+    let unsat = [AtomicBool::new(false), AtomicBool::new(false)];
+    let next_run = std::sync::atomic::AtomicUsize::new(0);
+    let questions: [OnceLock<Target>; 3] = Default::default();
     let sat_run = |k: usize| {
-        let solvers = &options.solvers;
-        let Some(solver) = solvers.get(k % solvers.len().max(1)) else {
-            return;
-        };
-        if *solver == SatSolver::Varisat && k >= solvers.len() {
+        let seed = k / runs_per_seed + 1;
+        let solver = &solvers[k / parts.len() % solvers.len()];
+        let part = k % parts.len();
+        let whole = part == parts.len() - 1;
+        if (*solver == SatSolver::Varisat && seed > 1)
+            || !useful[part]
+            || (!whole && unsat[part].load(Relaxed))
+        {
             return;
         }
-        if done.load(Relaxed) {
-            return;
-        }
-        let target = question.get_or_init(|| encode_target(position, None));
+        let target = questions[part].get_or_init(|| encode_target(position, parts[part]));
         let stop = || done.load(Relaxed);
-        let seed = k / solvers.len() + 1;
         let outcome = match solver.command(seed) {
             None => satgen::solve::embedded(Embedded::Varisat, &target.formula, stop),
             Some(command) => satgen::solve::external_on(
@@ -252,6 +276,11 @@ pub fn decide(
         let name = solver
             .command(seed)
             .unwrap_or_else(|| "varisat".to_string());
+        let label = match part {
+            0 => " (games without passes)".to_string(),
+            1 => format!(" (no pass before move {})", parts[1].no_passes_before + 1),
+            _ => String::new(),
+        };
         match outcome {
             Ok(Outcome::Sat(model)) => match decode_target(&target.layout, &model) {
                 Ok(witness) => settle(Found {
@@ -259,13 +288,20 @@ pub fn decide(
                     method: Method::Sat,
                     witness: Some(witness),
                     certificate: None,
-                    solver: Some(name),
+                    solver: Some(format!("{name}{label}")),
                 }),
                 Err(e) => errors
                     .lock()
                     .expect("no panics")
                     .push(format!("{name}: model rejected: {e}")),
             },
+            Ok(Outcome::Unsat) if !whole => {
+                // A part without passes before a step lies inside every part that allows
+                // more: the parts up to this one are refuted.
+                for refuted in &unsat[..=part] {
+                    refuted.store(true, Relaxed);
+                }
+            }
             Ok(Outcome::Unsat) => settle(Found {
                 reachable: false,
                 method: Method::Sat,
@@ -280,6 +316,17 @@ pub fn decide(
             Ok(Outcome::Stopped) => {}
             Err(e) => errors.lock().expect("no panics").push(e),
         }
+    };
+    // A worker takes runs until one answers, or until the runs are spent (no external
+    // solver: varisat once per part).
+    let sat_runs = || loop {
+        let k = next_run.fetch_add(1, Relaxed);
+        if done.load(Relaxed)
+            || (solvers.iter().all(|s| *s == SatSolver::Varisat) && k >= runs_per_seed)
+        {
+            return;
+        }
+        sat_run(k);
     };
     let backward = || {
         let result = reach(
@@ -300,17 +347,13 @@ pub fn decide(
     std::thread::scope(|scope| {
         let (finished, all_finished) = std::sync::mpsc::channel::<()>();
         for w in 0..workers {
-            let (backward, sat_run, done) = (&backward, &sat_run, &done);
+            let (backward, sat_runs) = (&backward, &sat_runs);
             let finished = finished.clone();
             scope.spawn(move || {
                 if w == 0 {
                     backward();
-                    if !done.load(Relaxed) {
-                        sat_run(workers - 1);
-                    }
-                } else {
-                    sat_run(w - 1);
                 }
+                sat_runs();
                 let _ = finished.send(());
             });
         }

@@ -68,8 +68,15 @@ pub fn write_target(out: &mut impl Write, question: &Target) -> io::Result<()> {
             .to_string()
             .replace(' ', "_")
     )?;
-    if let Some(first) = question.first_move {
+    if let Some(first) = question.cube.first_move {
         writeln!(out, "c satgen-cube first_move={first}")?;
+    }
+    if question.cube.no_passes_before > 0 {
+        let before = question
+            .cube
+            .no_passes_before
+            .min(question.layout.moves.len());
+        writeln!(out, "c satgen-cube no_passes_before={before}")?;
     }
     for (j, candidates) in layout.moves.iter().enumerate() {
         let squares: Vec<String> = candidates

@@ -24,4 +24,4 @@ pub mod wordops;
 
 pub use decode::{decode, DecodeError, Decoded};
 pub use encode::{encode, Encoded, Encoding, Layout, Question, SideFilter};
-pub use target::{decode_target, encode_target, Target};
+pub use target::{decode_target, encode_target, Cube, Target};

@@ -28,10 +28,30 @@ use crate::decode::DecodeError;
 use crate::encode::{legal_moves, ray_flips, step};
 use crate::formula::Formula;
 
+/// A part of the question: the whole of it is the default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cube {
+    /// The first move, fixed: the four first moves split the question.
+    pub first_move: Option<Square>,
+    /// Games without a pass before this step only (0: passes anywhere; the number of
+    /// moves or more: no pass at all). Most real games pass only near the end, if at
+    /// all, and while no pass is possible the side to move follows from the step: one
+    /// side's legal moves and flips per step instead of both, so a formula without passes
+    /// is half the size. Its UNSAT says nothing of games with earlier passes.
+    pub no_passes_before: usize,
+}
+
+impl Cube {
+    /// No pass in the whole game.
+    pub const NO_PASSES: Cube = Cube {
+        first_move: None,
+        no_passes_before: usize::MAX,
+    };
+}
+
 /// The question and its CNF.
 pub struct Target {
-    /// The first move, fixed (a cube): the four first moves split the question.
-    pub first_move: Option<Square>,
+    pub cube: Cube,
     pub formula: Formula,
     pub layout: TargetLayout,
 }
@@ -62,15 +82,35 @@ pub fn first_moves(target: &Position) -> Vec<Square> {
     engine::Bitboard(Board::START.moves() & occupied).collect()
 }
 
+/// Whether a game without passes can end at `target` with its side to move: black moves
+/// at even steps, so the last of `discs - 4` moves is black's when their number is odd;
+/// after it the other side is to move, or the mover again when the other has no move
+/// and it has one (a pass at the very end).
+pub fn no_passes_possible(target: &Position) -> bool {
+    let moves = (target.board.player | target.board.opponent)
+        .count_ones()
+        .saturating_sub(4);
+    if moves == 0 {
+        return target.side == Color::Black;
+    }
+    let last_mover = if moves % 2 == 1 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    target.side != last_mover || (target.board.pass().moves() == 0 && target.board.moves() != 0)
+}
+
 /// The Chebyshev distance of `sq` from the four centre squares.
 fn distance_from_centre(sq: Square) -> usize {
     let off = |x: u32| (3i32 - x as i32).max(x as i32 - 4).max(0);
     off(sq.file()).max(off(sq.rank())) as usize
 }
 
-/// Builds the question for `target` (with its side to move), the first move fixed when
-/// `first_move` is given.
-pub fn encode_target(target: &Position, first_move: Option<Square>) -> Target {
+/// Builds the question for `target` (with its side to move), or the part of it `cube`
+/// asks.
+pub fn encode_target(target: &Position, cube: Cube) -> Target {
+    let first_move = cube.first_move;
     let (black_t, white_t) = target.discs();
     let occupied = black_t | white_t;
     let fixed = never_flipped(occupied);
@@ -118,9 +158,21 @@ pub fn encode_target(target: &Position, first_move: Option<Square>) -> Target {
         f.clause(&[f.f]);
     }
     for j in 0..steps {
-        let (legal_black, a_black) = legal_moves(&mut f, &black, &white);
-        let (legal_white, a_white) = legal_moves(&mut f, &white, &black);
-        if j > 0 {
+        // Before any pass black moves at even steps: the other side's moves are not
+        // built (all false), and its flips fold away with its gated moves.
+        let strict = j < cube.no_passes_before;
+        let moves_of = |f: &mut Formula, black_moves: bool, player: &[Lit], opponent: &[Lit]| {
+            if strict && black_moves != (j % 2 == 0) {
+                (vec![f.f; 64], vec![[f.f; 8]; 64])
+            } else {
+                legal_moves(f, player, opponent)
+            }
+        };
+        let (legal_black, a_black) = moves_of(&mut f, true, &black, &white);
+        let (legal_white, a_white) = moves_of(&mut f, false, &white, &black);
+        if strict {
+            black_to_move = f.constant(j % 2 == 0);
+        } else if j > 0 {
             // The side to move: the other side, unless it has no move (a pass; the side that
             // just moved must then have one, which the move below asks).
             let has_black = f.or(&legal_black);
@@ -201,7 +253,7 @@ pub fn encode_target(target: &Position, first_move: Option<Square>) -> Target {
         f.clause(&[f.f]);
     }
     Target {
-        first_move,
+        cube,
         formula: f,
         layout: TargetLayout {
             target: *target,
@@ -262,6 +314,14 @@ mod tests {
         assert_eq!(distance_from_centre(sq("c6")), 1);
         assert_eq!(distance_from_centre(sq("a1")), 3);
         assert_eq!(distance_from_centre(sq("h5")), 3);
+        let f5 = Position::START.play(Move::Play(Square::F5)).unwrap();
+        assert!(no_passes_possible(&Position::START) && no_passes_possible(&f5));
+        let other_side = |p: Position| Position {
+            board: p.board.pass(),
+            side: p.side.other(),
+        };
+        assert!(!no_passes_possible(&other_side(Position::START)));
+        assert!(!no_passes_possible(&other_side(f5)));
         let full = never_flipped(!0);
         assert_eq!(
             full, 0x8100_0000_0000_0081,
@@ -276,7 +336,13 @@ mod tests {
 
     /// Solves `position`'s question with varisat: the replayed witness, or `None` (UNSAT).
     fn solve(position: &Position, first_move: Option<Square>) -> Option<Vec<Move>> {
-        let question = encode_target(position, first_move);
+        let question = encode_target(
+            position,
+            Cube {
+                first_move,
+                ..Cube::default()
+            },
+        );
         let model = crate::solve::varisat(&question.formula)?;
         let moves = decode_target(&question.layout, &model).expect("a model decodes");
         let mut replayed = Position::START;
@@ -326,8 +392,23 @@ mod tests {
         let mut checked = 0;
         for seed in 0..40u64 {
             let game = Game::random(&mut SmallRng::seed_from_u64(seed), 60);
-            let position = game.positions[(seed as usize * 7) % 14 + 6];
-            let question = encode_target(&position, None);
+            let ply = (seed as usize * 7) % 14 + 6;
+            let position = game.positions[ply];
+            // Without passes so far, the parts of the question without passes (at all, or
+            // before step 4) hold it too.
+            if !game.moves[..ply].contains(&Move::Pass) {
+                assert!(no_passes_possible(&position));
+                for no_passes_before in [usize::MAX, 4] {
+                    let cube = Cube {
+                        no_passes_before,
+                        ..Cube::default()
+                    };
+                    let question = encode_target(&position, cube);
+                    let model = crate::solve::varisat(&question.formula).expect("reachable");
+                    assert!(decode_target(&question.layout, &model).is_ok());
+                }
+            }
+            let question = encode_target(&position, Cube::default());
             let model = crate::solve::varisat(&question.formula).expect("reachable");
             let moves = decode_target(&question.layout, &model).unwrap();
             let mut replayed = Position::START;

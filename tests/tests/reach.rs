@@ -9,7 +9,7 @@ use std::time::Duration;
 use engine::{Game, Position};
 use rand::{rngs::SmallRng, RngExt, SeedableRng};
 use retro::{decide, Frontier, Method, Options, SatSolver};
-use satgen::target::{decode_target, encode_target};
+use satgen::target::{decode_target, encode_target, Cube};
 
 /// 10^5 positions of random games (passes and finished games among them): no refutation
 /// fires on any.
@@ -79,7 +79,7 @@ fn sat_agrees_with_the_exhaustive_enumeration() {
             .unwrap()
             .witness
             .is_some();
-        let question = encode_target(&p, None);
+        let question = encode_target(&p, Cube::default());
         let model = satgen::solve::varisat(&question.formula);
         assert_eq!(model.is_some(), exact, "{}", engine::Obf::new(p));
         if let Some(model) = model {

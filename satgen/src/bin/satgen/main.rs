@@ -13,7 +13,7 @@ use engine::cli::{self, Failure};
 use rayon::prelude::*;
 use satgen::solve::{Embedded, Outcome};
 use satgen::{
-    decode, decode_target, dimacs, encode, encode_target, Encoding, Question, SideFilter,
+    decode, decode_target, dimacs, encode, encode_target, Cube, Encoding, Question, SideFilter,
 };
 
 #[derive(Parser)]
@@ -65,7 +65,7 @@ fn cubes(args: &CubesArgs) -> Result<(), Failure> {
     std::fs::create_dir_all(dir).map_err(|e| Failure::Input(format!("{}: {e}", dir.display())))?;
     let q = match args.question.asked()? {
         Asked::Mobility(q) => q,
-        Asked::Target(position) => return target_cubes(&position, dir),
+        Asked::Target(position, cube) => return target_cubes(&position, cube, dir),
     };
     let mut manifest = String::new();
     let mut write_cube = |i: usize,
@@ -111,13 +111,26 @@ fn cubes(args: &CubesArgs) -> Result<(), Failure> {
 
 /// A reachability question split by its first move (the squares of d3, c4, f5, e6 the
 /// target occupies): one CNF each and a manifest (number, first_move=SQ, file).
-fn target_cubes(position: &engine::Position, dir: &std::path::Path) -> Result<(), Failure> {
+fn target_cubes(
+    position: &engine::Position,
+    cube: Cube,
+    dir: &std::path::Path,
+) -> Result<(), Failure> {
     let mut manifest = String::new();
     let firsts = satgen::target::first_moves(position);
     for (i, &first) in firsts.iter().enumerate() {
         let name = format!("cube-{i:05}.cnf");
         let mut writer = BufWriter::new(std::fs::File::create(dir.join(&name))?);
-        dimacs::write_target(&mut writer, &encode_target(position, Some(first)))?;
+        dimacs::write_target(
+            &mut writer,
+            &encode_target(
+                position,
+                Cube {
+                    first_move: Some(first),
+                    ..cube
+                },
+            ),
+        )?;
         writer.flush()?;
         manifest.push_str(&format!("{i:05} first_move={first} {name}\n"));
     }
@@ -136,6 +149,13 @@ struct QuestionArgs {
     /// exactly this position? An OBF line (board and side to move) or a move list.
     #[arg(long, allow_hyphen_values = true)]
     target: Option<String>,
+    /// With --target: games without a pass only (a formula half the size; UNSAT then
+    /// says nothing of games with passes).
+    #[arg(long, requires = "target", conflicts_with = "no_passes_before")]
+    no_passes: bool,
+    /// With --target: games without a pass before this step (move) only.
+    #[arg(long, requires = "target", value_name = "STEP")]
+    no_passes_before: Option<usize>,
     /// Plies from the start (a pass is a ply).
     #[arg(long, default_value_t = 42, value_parser = clap::value_parser!(u32).range(1..=60))]
     plies: u32,
@@ -157,15 +177,23 @@ struct QuestionArgs {
 /// The two kinds of question satgen builds.
 enum Asked {
     Mobility(Question),
-    Target(engine::Position),
+    Target(engine::Position, Cube),
 }
 
 impl QuestionArgs {
     fn asked(&self) -> Result<Asked, Failure> {
         match &self.target {
-            Some(text) => Ok(Asked::Target(engine::input::parse_any_position(
-                "--target", text,
-            )?)),
+            Some(text) => Ok(Asked::Target(
+                engine::input::parse_any_position("--target", text)?,
+                Cube {
+                    first_move: None,
+                    no_passes_before: if self.no_passes {
+                        usize::MAX
+                    } else {
+                        self.no_passes_before.unwrap_or(0)
+                    },
+                },
+            )),
             None => Ok(Asked::Mobility(self.question())),
         }
     }
@@ -303,8 +331,8 @@ fn emit(args: &EmitArgs) -> Result<(), Failure> {
             dimacs::write(&mut writer, &q, &encoded, &[])?;
             encoded.formula
         }
-        Asked::Target(position) => {
-            let question = encode_target(&position, None);
+        Asked::Target(position, cube) => {
+            let question = encode_target(&position, cube);
             dimacs::write_target(&mut writer, &question)?;
             question.formula
         }
@@ -365,7 +393,7 @@ fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = Instant::now();
     let q = match args.question.asked()? {
         Asked::Mobility(q) => q,
-        Asked::Target(position) => return solve_target(args, &position, start, out),
+        Asked::Target(position, cube) => return solve_target(args, &position, cube, start, out),
     };
     if args.by_ply {
         return solve_by_ply(args, &q, start, out);
@@ -389,10 +417,11 @@ fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
 fn solve_target(
     args: &SolveArgs,
     position: &engine::Position,
+    cube: Cube,
     start: Instant,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    let question = encode_target(position, None);
+    let question = encode_target(position, cube);
     let interrupt = cli::interrupt_flag();
     let stop = || interrupt.load(Relaxed);
     let outcome = match &args.solver_cmd {
