@@ -419,3 +419,23 @@ pub fn decide(
         seconds,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kissat_and_cadical_get_seeds_other_commands_run_as_given() {
+        let kissat = SatSolver::Command("/usr/local/bin/kissat".into());
+        assert_eq!(
+            kissat.command(3).as_deref(),
+            Some("/usr/local/bin/kissat -q --seed=3")
+        );
+        let cadical = SatSolver::Command("cadical".into());
+        assert_eq!(cadical.command(1).as_deref(), Some("cadical -q --seed=1"));
+        let other = SatSolver::Command("minisat-wrapper --x".into());
+        assert_eq!(other.command(2).as_deref(), Some("minisat-wrapper --x"));
+        assert_eq!(SatSolver::Varisat.command(1), None);
+        assert_eq!(SatSolver::Varisat.name(), "varisat");
+    }
+}
