@@ -252,9 +252,15 @@ pub fn decide(
     let unsat = [AtomicBool::new(false), AtomicBool::new(false)];
     let next_run = std::sync::atomic::AtomicUsize::new(0);
     let questions: [OnceLock<Target>; 3] = Default::default();
+    // Solvers that failed to run (a missing program): never tried again.
+    let broken: Vec<AtomicBool> = solvers.iter().map(|_| AtomicBool::new(false)).collect();
     let sat_run = |k: usize| {
         let seed = k / runs_per_seed + 1;
-        let solver = &solvers[k / parts.len() % solvers.len()];
+        let index = k / parts.len() % solvers.len();
+        let solver = &solvers[index];
+        if broken[index].load(Relaxed) {
+            return;
+        }
         let part = k % parts.len();
         let whole = part == parts.len() - 1;
         if (*solver == SatSolver::Varisat && seed > 1)
@@ -314,16 +320,18 @@ pub fn decide(
                 solver: Some(name),
             }),
             Ok(Outcome::Stopped) => {}
-            Err(e) => errors.lock().expect("no panics").push(e),
+            Err(e) => {
+                broken[index].store(true, Relaxed);
+                errors.lock().expect("no panics").push(e);
+            }
         }
     };
     // A worker takes runs until one answers, or until the runs are spent (no external
-    // solver: varisat once per part).
+    // solver: varisat once per part; every solver failed to run).
     let sat_runs = || loop {
         let k = next_run.fetch_add(1, Relaxed);
-        if done.load(Relaxed)
-            || (solvers.iter().all(|s| *s == SatSolver::Varisat) && k >= runs_per_seed)
-        {
+        let spent = solvers.iter().all(|s| *s == SatSolver::Varisat) && k >= runs_per_seed;
+        if done.load(Relaxed) || spent || broken.iter().all(|b| b.load(Relaxed)) {
             return;
         }
         sat_run(k);

@@ -215,3 +215,41 @@ fn check_reports_method_certificate_and_unknown() {
         (&1.into(), &1.into(), &1.into())
     );
 }
+
+/// A SAT solver that cannot be run: one line naming it, exit 2 (not a run that retries it
+/// for ever).
+#[test]
+fn a_missing_solver_is_one_line_and_exit_2() {
+    let position = retro::sample::random_game_positions(40, 1, 3)[0];
+    let obf = engine::Obf::new(position).to_string();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_retro"))
+        .args([
+            "reach",
+            "--board",
+            &obf,
+            "--frontier-discs",
+            "8",
+            "--sat-solver",
+            "/no/such/solver",
+            "--quick-nodes",
+            "0",
+            "--backward-nodes",
+            "0",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("retro still runs after 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let err = String::from_utf8(output.stderr).unwrap();
+    assert!(err.contains("cannot run \"/no/such/solver\""), "{err}");
+}
