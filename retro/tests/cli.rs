@@ -136,26 +136,28 @@ fn check_a_csv_of_candidates() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `retro reach` on `board` by SAT alone (`solver`; the backward search given no nodes).
+fn reach_by_sat<'a>(board: &'a str, solver: &'a str) -> Vec<&'a str> {
+    let sat_only = ["--quick-nodes", "0", "--backward-nodes", "0"];
+    let args = [
+        "reach",
+        "--board",
+        board,
+        "--frontier-discs",
+        "8",
+        "--sat-solver",
+        solver,
+    ];
+    [&args[..], &sat_only].concat()
+}
+
 /// A position of a random game (20 discs), decided by SAT alone (varisat, the backward
 /// search given no nodes): every JSON field, and a witness that replays to it.
 #[test]
 fn reach_by_sat_in_json() {
     let position = retro::sample::random_game_positions(20, 1, 4)[0];
     let obf = engine::Obf::new(position).to_string();
-    let output = retro(&[
-        "reach",
-        "--board",
-        &obf,
-        "--frontier-discs",
-        "8",
-        "--sat-solver",
-        "varisat",
-        "--quick-nodes",
-        "0",
-        "--backward-nodes",
-        "0",
-        "--json",
-    ]);
+    let output = retro(&[&reach_by_sat(&obf, "varisat")[..], &["--json"]].concat());
     assert!(output.status.success(), "{output:?}");
     let row = &json_lines(&output)[0];
     assert_eq!(row["reachable"], true);
@@ -223,19 +225,7 @@ fn a_missing_solver_is_one_line_and_exit_2() {
     let position = retro::sample::random_game_positions(40, 1, 3)[0];
     let obf = engine::Obf::new(position).to_string();
     let mut child = Command::new(env!("CARGO_BIN_EXE_retro"))
-        .args([
-            "reach",
-            "--board",
-            &obf,
-            "--frontier-discs",
-            "8",
-            "--sat-solver",
-            "/no/such/solver",
-            "--quick-nodes",
-            "0",
-            "--backward-nodes",
-            "0",
-        ])
+        .args(reach_by_sat(&obf, "/no/such/solver"))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
