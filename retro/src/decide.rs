@@ -271,17 +271,16 @@ pub fn decide(
         }
         let target = questions[part].get_or_init(|| encode_target(position, parts[part]));
         let stop = || done.load(Relaxed);
-        let outcome = match solver.command(seed) {
+        let command = solver.command(seed);
+        let outcome = match &command {
             None => satgen::solve::embedded(Embedded::Varisat, &target.formula, stop),
-            Some(command) => satgen::solve::external_on(
-                &command,
+            Some(command) => satgen::solve::external(
+                command,
                 |mut out| satgen::dimacs::write_target(&mut out, target),
                 stop,
             ),
         };
-        let name = solver
-            .command(seed)
-            .unwrap_or_else(|| "varisat".to_string());
+        let name = command.unwrap_or_else(|| solver.name());
         let label = match part {
             0 => " (games without passes)".to_string(),
             1 => format!(" (no pass before move {})", parts[1].no_passes_before + 1),

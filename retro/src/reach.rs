@@ -111,9 +111,7 @@ impl Search<'_> {
     fn halted(&self) -> bool {
         self.nodes > self.max_nodes || self.stop.load(Relaxed)
     }
-}
 
-impl Search<'_> {
     fn search(&mut self, board: &Board, side: Side) -> Option<Vec<Move>> {
         self.nodes += 1;
         if board.impossibility().is_some() || self.halted() {

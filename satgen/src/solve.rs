@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use varisat::ExtendFormula;
 
-use crate::encode::{Encoded, Question};
 use crate::formula::Formula;
 
 /// A model (value per variable, index 0 = variable 1) or `None` if unsatisfiable.
@@ -156,23 +155,10 @@ pub enum Outcome {
 const POLL: Duration = Duration::from_millis(20);
 
 /// Runs `command` (a program and its arguments; the CNF file is appended) on the question
-/// written as DIMACS. The solver writes to a file, not a pipe: a model is larger than a
-/// pipe's buffer and the solver must not block on it while `stop` is polled.
+/// that `dimacs` writes (`dimacs::write` or `dimacs::write_target`). The solver writes to
+/// a file, not a pipe: a model is larger than a pipe's buffer and the solver must not
+/// block on it while `stop` is polled.
 pub fn external(
-    command: &str,
-    q: &Question,
-    encoded: &Encoded,
-    stop: impl Fn() -> bool,
-) -> Result<Outcome, String> {
-    external_on(
-        command,
-        |mut out| crate::dimacs::write(&mut out, q, encoded, &[]),
-        stop,
-    )
-}
-
-/// [`external`] on whatever `dimacs` writes (a reachability question, say).
-pub fn external_on(
     command: &str,
     dimacs: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
     stop: impl Fn() -> bool,
@@ -233,7 +219,7 @@ pub fn external_on(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encode::{encode, Encoding, SideFilter};
+    use crate::encode::{encode, Encoded, Encoding, Question, SideFilter};
     use std::time::Instant;
 
     fn small() -> (Question, Encoded) {
@@ -259,19 +245,24 @@ mod tests {
     #[test]
     fn external_verdicts_stops_and_failures() {
         let (q, encoded) = small();
+        let external = |command: &str, stop: fn() -> bool| {
+            external(
+                command,
+                |mut out| crate::dimacs::write(&mut out, &q, &encoded, &[]),
+                stop,
+            )
+        };
         let dir = tempfile::tempdir().unwrap();
         let unsat = script(dir.path(), "unsat.sh", "s UNSATISFIABLE\\n");
-        assert_eq!(external(&unsat, &q, &encoded, || false), Ok(Outcome::Unsat));
+        assert_eq!(external(&unsat, || false), Ok(Outcome::Unsat));
         let sat = script(dir.path(), "sat.sh", "s SATISFIABLE\\nv 1 -2 3 0\\n");
         assert_eq!(
-            external(&sat, &q, &encoded, || false),
+            external(&sat, || false),
             Ok(Outcome::Sat(vec![true, false, true]))
         );
         let garbage = script(dir.path(), "garbage.sh", "s MAYBE\\n");
-        assert!(external(&garbage, &q, &encoded, || false)
-            .unwrap_err()
-            .contains("output"));
-        assert!(external("/no/such/solver", &q, &encoded, || false)
+        assert!(external(&garbage, || false).unwrap_err().contains("output"));
+        assert!(external("/no/such/solver", || false)
             .unwrap_err()
             .contains("cannot run"));
         // A solver that would run for a minute is killed as soon as it is stopped.
@@ -279,7 +270,7 @@ mod tests {
         std::fs::write(&slow, "#!/bin/sh\nsleep 60\n").unwrap();
         let slow = format!("sh {}", slow.display());
         let start = Instant::now();
-        assert_eq!(external(&slow, &q, &encoded, || true), Ok(Outcome::Stopped));
+        assert_eq!(external(&slow, || true), Ok(Outcome::Stopped));
         assert!(start.elapsed() < Duration::from_secs(30));
     }
 

@@ -83,9 +83,7 @@ pub fn first_moves(target: &Position) -> Vec<Square> {
 }
 
 /// Whether a game without passes can end at `target` with its side to move: black moves
-/// at even steps, so the last of `discs - 4` moves is black's when their number is odd;
-/// after it the other side is to move, or the mover again when the other has no move
-/// and it has one (a pass at the very end).
+/// at even steps, so the last of `discs - 4` moves is black's when their number is odd.
 pub fn no_passes_possible(target: &Position) -> bool {
     let moves = (target.board.player | target.board.opponent)
         .count_ones()
@@ -98,7 +96,14 @@ pub fn no_passes_possible(target: &Position) -> bool {
     } else {
         Color::White
     };
-    target.side != last_mover || (target.board.pass().moves() == 0 && target.board.moves() != 0)
+    may_have_moved_last(target, last_mover)
+}
+
+/// Whether `mover` can have made the move that led to `target`: after a move the other
+/// side is to move, or the mover again after a pass, only when the other has no move and
+/// it has one (else the game is over and the other side is, by convention, to move).
+fn may_have_moved_last(target: &Position, mover: Color) -> bool {
+    mover != target.side || (target.board.pass().moves() == 0 && target.board.moves() != 0)
 }
 
 /// The Chebyshev distance of `sq` from the four centre squares.
@@ -238,10 +243,8 @@ pub fn encode_target(target: &Position, cube: Cube) -> Target {
         f.at_most_one(lits);
     }
     if steps > 0 {
-        // After the last move the other side is to move; the side that moved is, after a
-        // pass, only when the other has no move and it has one (else the game is over).
-        let mover_may_be_to_move = target.board.pass().moves() == 0 && target.board.moves() != 0;
-        if !mover_may_be_to_move {
+        // The last move was the other side's unless the side to move may have made it.
+        if !may_have_moved_last(target, target.side) {
             let last_mover_black = target.side == Color::White;
             f.clause(&[if last_mover_black {
                 black_to_move

@@ -189,9 +189,8 @@ fn combine(
     }))
 }
 
-fn frontier(args: &SearchArgs) -> Result<Frontier, Failure> {
+fn frontier(args: &SearchArgs, pool: &rayon::ThreadPool) -> Result<Frontier, Failure> {
     let start = Instant::now();
-    let pool = cli::thread_pool(args.run.threads)?;
     let frontier = pool.install(|| Frontier::new(args.frontier_discs))?;
     eprintln!(
         "retro: frontier of {} positions (up to {} discs) in {:.1} s",
@@ -229,7 +228,7 @@ const HEADER: &str = "    #      answer     method        nodes   seconds  witne
 pub fn reach_one(args: &ReachArgs, out: &mut impl Write) -> Result<(), Failure> {
     let position = input::parse_any_position("--board", &args.board)?;
     let options = args.search.options(args.time_limit)?;
-    let frontier = frontier(&args.search)?;
+    let frontier = frontier(&args.search, &cli::thread_pool(args.search.run.threads)?)?;
     let interrupt = cli::interrupt_flag();
     let row = answer(1, &frontier, &[position], &options, &interrupt)?;
     if args.search.run.json {
@@ -281,7 +280,8 @@ fn read_check_file(args: &CheckArgs) -> Result<Vec<(usize, Vec<Position>)>, Fail
 pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
     let positions = read_check_file(args)?;
     let options = args.search.options(Some(args.time_limit))?;
-    let frontier = frontier(&args.search)?;
+    let pool = cli::thread_pool(args.search.run.threads)?;
+    let frontier = frontier(&args.search, &pool)?;
     let interrupt = cli::interrupt_flag();
     let json = args.search.run.json;
     let progress = cli::position_progress(positions.len());
@@ -310,7 +310,6 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
     // First what the refutations and a short backward search decide, a position per
     // thread; then the rest one at a time, each raced on every thread. Rows are printed
     // as they are decided, so an interrupt keeps every finished one.
-    let pool = cli::thread_pool(args.search.run.threads)?;
     let (sender, receiver) = std::sync::mpsc::channel::<(usize, Option<Row>)>();
     let mut hard = Vec::new();
     std::thread::scope(|scope| -> Result<(), Failure> {

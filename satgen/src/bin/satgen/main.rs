@@ -375,18 +375,27 @@ fn answer(
     })
 }
 
-/// Solves one question with the solver chosen (linked in, or external), until `stop`.
+/// Solves `formula` with the solver chosen (linked in, or external on what `dimacs`
+/// writes), until `stop`.
 fn run_solver(
     args: &SolveArgs,
-    q: &Question,
-    encoded: &satgen::Encoded,
+    formula: &satgen::formula::Formula,
+    dimacs: impl FnOnce(&mut dyn Write) -> io::Result<()>,
     stop: impl Fn() -> bool + Sync,
 ) -> Result<Outcome, Failure> {
     match &args.solver_cmd {
-        None => satgen::solve::embedded(args.solver, &encoded.formula, stop),
-        Some(command) => satgen::solve::external(command, q, encoded, stop),
+        None => satgen::solve::embedded(args.solver, formula, stop),
+        Some(command) => satgen::solve::external(command, dimacs, stop),
     }
     .map_err(Failure::Input)
+}
+
+/// The DIMACS writer of a mobility question, for [`run_solver`].
+fn mobility_dimacs<'a>(
+    q: &'a Question,
+    encoded: &'a satgen::Encoded,
+) -> impl FnOnce(&mut dyn Write) -> io::Result<()> + 'a {
+    move |mut out| dimacs::write(&mut out, q, encoded, &[])
 }
 
 fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
@@ -400,7 +409,12 @@ fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
     let encoded = encode(&q);
     let interrupt = cli::interrupt_flag();
-    let model = match run_solver(args, &q, &encoded, || interrupt.load(Relaxed))? {
+    let model = match run_solver(
+        args,
+        &encoded.formula,
+        mobility_dimacs(&q, &encoded),
+        || interrupt.load(Relaxed),
+    )? {
         Outcome::Sat(model) => Some(model),
         Outcome::Unsat => None,
         Outcome::Stopped => return Err(Failure::Interrupted),
@@ -424,15 +438,12 @@ fn solve_target(
     let question = encode_target(position, cube);
     let interrupt = cli::interrupt_flag();
     let stop = || interrupt.load(Relaxed);
-    let outcome = match &args.solver_cmd {
-        None => satgen::solve::embedded(args.solver, &question.formula, stop),
-        Some(command) => satgen::solve::external_on(
-            command,
-            |mut out| dimacs::write_target(&mut out, &question),
-            stop,
-        ),
-    }
-    .map_err(Failure::Input)?;
+    let outcome = run_solver(
+        args,
+        &question.formula,
+        |mut out| dimacs::write_target(&mut out, &question),
+        stop,
+    )?;
     let answer = target_answer(&question.layout, outcome, start)?;
     let answer = Answer {
         variables: Some(question.formula.variables()),
@@ -497,7 +508,12 @@ fn solve_by_ply(
                 let cube_start = Instant::now();
                 let cube = &cubes[i];
                 let encoded = encode(cube);
-                let outcome = run_solver(args, cube, &encoded, stop);
+                let outcome = run_solver(
+                    args,
+                    &encoded.formula,
+                    mobility_dimacs(cube, &encoded),
+                    stop,
+                );
                 let result = match &outcome {
                     Ok(Outcome::Sat(_)) => "SAT",
                     Ok(Outcome::Unsat) => "UNSAT",
