@@ -2,8 +2,8 @@
 //! proof. A position that breaks one is unreachable; one that keeps them all may still be.
 
 use engine::board::CENTRE;
-use engine::{Bitboard, Position};
-use satgen::target::never_flipped;
+use engine::{Bitboard, Position, Square};
+use satgen::target::{never_flipped, placement_rounds};
 
 use crate::enumerate::side_index;
 use crate::unmove::unmoves;
@@ -13,11 +13,14 @@ use crate::unmove::unmoves;
 /// 1. A centre square is empty, or a disc is not connected to the centre
 ///    ([`engine::Board::impossibility`]): the centre is filled at the start, discs are never
 ///    removed, and every move is next to a disc already there (it flips one).
-/// 2. A centre disc that no line can bracket has the other colour than at the start.
+/// 2. A disc that no order of play can place: each move flips, so needs two discs beyond
+///    it on one line that were there first ([`placement_rounds`]). Far stronger than
+///    connection on random boards (a corner needs two discs beyond it on a line).
+/// 3. A centre disc that no line can bracket has the other colour than at the start.
 ///    Flipping a disc needs both of its neighbours on one line occupied at that moment,
 ///    hence in the position (discs stay); if every line through it has a neighbour off the
 ///    board or empty in the position, it never flipped ([`never_flipped`]).
-/// 3. No last move: it is not the start, and no move of the side not to move (nor a
+/// 4. No last move: it is not the start, and no move of the side not to move (nor a
 ///    pass) leads to it. Every later position of a game follows another by one of these,
 ///    and [`unmoves`] lists every such predecessor.
 pub fn refute(position: &Position) -> Option<String> {
@@ -26,6 +29,12 @@ pub fn refute(position: &Position) -> Option<String> {
         return Some(why);
     }
     let (black, white) = position.discs();
+    let rounds = placement_rounds(black | white);
+    if let Some(sq) = Square::all().find(|sq| rounds[sq.index()] == usize::MAX) {
+        return Some(format!(
+            "disc on {sq} cannot have been played: no order of play has two discs beyond it on one line first"
+        ));
+    }
     let start = Position::START.discs();
     let fixed = never_flipped(black | white) & CENTRE;
     if let Some(sq) = Bitboard(fixed & (black ^ start.0)).next() {
@@ -56,7 +65,6 @@ fn position(black: u64, white: u64, black_to_move: bool) -> Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::Square;
 
     fn bits(squares: &[&str]) -> u64 {
         squares
@@ -78,6 +86,17 @@ mod tests {
         // An empty centre square.
         let why = refute(&position(black, white & !bits(&["d4"]), true)).unwrap();
         assert!(why.contains("centre square d4 is empty"), "{why}");
+        // A corner with one neighbour: connected, but nothing can have flipped from it.
+        let why = refute(&position(
+            black | bits(&["c5", "b6", "a7", "a8"]),
+            white,
+            true,
+        ))
+        .unwrap();
+        assert!(
+            why.starts_with("disc on a8 cannot have been played"),
+            "{why}"
+        );
         // After f5 (black took e5): fine with white to move.
         let after = Position::START.play("f5".parse().unwrap()).unwrap();
         assert_eq!(refute(&after), None);

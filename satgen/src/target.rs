@@ -11,9 +11,7 @@
 //! as constants, each sound for every game that reaches it:
 //!
 //! - a square empty in the target is empty throughout (discs are never removed);
-//! - a square at Chebyshev distance `r` from the centre is empty before position `r`
-//!   (every move is next to a disc already on the board, so the first disc at distance `r`
-//!   follows one at each smaller distance);
+//! - a square of placement round `r` ([`placement_rounds`]) is empty before position `r`;
 //! - a disc that no line can bracket never flips: flipping `t` needs both of its
 //!   neighbours on one line occupied at that moment, hence in the target; where every line
 //!   through `t` has a neighbour off the board or empty in the target, `t` keeps the colour
@@ -106,10 +104,42 @@ fn may_have_moved_last(target: &Position, mover: Color) -> bool {
     mover != target.side || (target.board.pass().moves() == 0 && target.board.moves() != 0)
 }
 
-/// The Chebyshev distance of `sq` from the four centre squares.
-fn distance_from_centre(sq: Square) -> usize {
-    let off = |x: u32| (3i32 - x as i32).max(x as i32 - 4).max(0);
-    off(sq.file()).max(off(sq.rank())) as usize
+/// Per square of `occupied`, its placement round (`usize::MAX`: no game places it; other
+/// squares: 0). A move at `s` flips the disc at `s + d` for some direction `d`, bracketed
+/// by a disc at `s + k*d`, `k >= 2`: `s + d` and `s + 2d` are occupied before `s` is
+/// played, and (discs stay) in the final position `occupied`. Round 0 is the centre; round
+/// `r` the squares of `occupied` with such a pair among rounds below `r`, not in one
+/// already. Every game places its discs in an order where each has such a pair before
+/// it, so each disc it places is in some round (induction along the order), and the disc
+/// of round `r` is placed at step `r` or later (a disc of its pair is of round `r - 1` or
+/// more, placed at step `r - 1` or later by induction, and before it): empty in every
+/// position before position `r`. This implies connection to the centre, and `r` is at
+/// least the Chebyshev distance from the centre.
+pub fn placement_rounds(occupied: u64) -> [usize; 64] {
+    let has = |set: u64, sq: Option<Square>| sq.is_some_and(|sq| set & sq.bit() != 0);
+    let mut rounds = [0; 64];
+    for sq in engine::Bitboard(occupied & !CENTRE) {
+        rounds[sq.index()] = usize::MAX;
+    }
+    let mut placed = CENTRE & occupied;
+    for round in 1.. {
+        let grown = engine::Bitboard(occupied & !placed)
+            .filter(|&sq| {
+                (0..8).any(|d| {
+                    let next = sq.step(d);
+                    has(placed, next) && has(placed, next.and_then(|n| n.step(d)))
+                })
+            })
+            .fold(placed, |acc, sq| {
+                rounds[sq.index()] = round;
+                acc | sq.bit()
+            });
+        if grown == placed {
+            break;
+        }
+        placed = grown;
+    }
+    rounds
 }
 
 /// Builds the question for `target` (with its side to move), or the part of it `cube`
@@ -119,6 +149,7 @@ pub fn encode_target(target: &Position, cube: Cube) -> Target {
     let (black_t, white_t) = target.discs();
     let occupied = black_t | white_t;
     let fixed = never_flipped(occupied);
+    let rounds = placement_rounds(occupied);
     let mut f = Formula::new();
     let steps = occupied.count_ones().saturating_sub(4) as usize;
     if occupied & CENTRE != CENTRE {
@@ -144,7 +175,7 @@ pub fn encode_target(target: &Position, cube: Cube) -> Target {
         if j == steps {
             return Some(mine & bit != 0);
         }
-        if occupied & bit == 0 || distance_from_centre(sq) > j || fixed & theirs & bit != 0 {
+        if occupied & bit == 0 || rounds[sq.index()] > j || fixed & theirs & bit != 0 {
             return Some(false);
         }
         None
@@ -192,7 +223,7 @@ pub fn encode_target(target: &Position, cube: Cube) -> Target {
         let candidates: Vec<(Square, Lit)> = Square::all()
             .filter(|&sq| {
                 occupied & !CENTRE & sq.bit() != 0
-                    && distance_from_centre(sq) <= j + 1
+                    && rounds[sq.index()] <= j + 1
                     && (j > 0 || first_move.is_none_or(|m| m == sq))
             })
             .map(|sq| (sq, f.lit()))
@@ -311,12 +342,25 @@ mod tests {
     use rand::{rngs::SmallRng, SeedableRng};
 
     #[test]
-    fn distances_and_unbracketable_discs() {
+    fn placement_rounds_and_unbracketable_discs() {
         let sq = |s: &str| s.parse::<Square>().unwrap();
-        assert_eq!(distance_from_centre(sq("d4")), 0);
-        assert_eq!(distance_from_centre(sq("c6")), 1);
-        assert_eq!(distance_from_centre(sq("a1")), 3);
-        assert_eq!(distance_from_centre(sq("h5")), 3);
+        let full = placement_rounds(!0);
+        assert_eq!(full[sq("d4").index()], 0);
+        assert_eq!(full[sq("c6").index()], 1);
+        assert_eq!(full[sq("a1").index()], 3);
+        assert_eq!(full[sq("h5").index()], 3);
+        // c5, b6, a7 in a line from the centre; a8 has a7 beside it but nothing beyond.
+        let line = CENTRE
+            | ["c5", "b6", "a7", "a8"]
+                .iter()
+                .fold(0, |a, s| a | sq(s).bit());
+        let rounds = placement_rounds(line);
+        let of = |s: &str| rounds[sq(s).index()];
+        assert_eq!(
+            [of("c5"), of("b6"), of("a7"), of("a8")],
+            [1, 2, 3, usize::MAX]
+        );
+        assert_eq!(of("h8"), 0);
         let f5 = Position::START.play(Move::Play(Square::F5)).unwrap();
         assert!(no_passes_possible(&Position::START) && no_passes_possible(&f5));
         let other_side = |p: Position| Position {

@@ -35,17 +35,23 @@ enum Command {
     /// player,opponent: then either colour to move counts).
     Check(reach::CheckArgs),
     /// Positions of uniformly random legal games with the given numbers of discs, as OBF
-    /// lines (reachable by construction: test material for `reach` and `check`).
+    /// lines (reachable by construction: test material for `reach` and `check`), or
+    /// uniformly random boards (`--random-boards`).
     Sample(SampleArgs),
 }
 
 #[derive(clap::Args)]
 struct SampleArgs {
     /// Disc counts, e.g. 20,24,28.
-    #[arg(long, value_delimiter = ',', required = true,
+    #[arg(long, value_delimiter = ',', required_unless_present = "random_boards",
           value_parser = clap::value_parser!(u32).range(4..=64))]
     discs: Vec<u32>,
-    /// Positions per disc count.
+    /// Instead: positions drawn uniformly from all boards with the centre occupied (each
+    /// other square empty, black or white) and either side to move: 2^5 * 3^60 positions,
+    /// a superset of the legal ones, so the fraction reachable estimates their number.
+    #[arg(long, conflicts_with = "discs")]
+    random_boards: bool,
+    /// Positions per disc count (with --random-boards: in all).
     #[arg(long, default_value_t = 50)]
     count: usize,
     #[arg(long, default_value_t = 1)]
@@ -53,6 +59,17 @@ struct SampleArgs {
 }
 
 fn sample(args: &SampleArgs, out: &mut impl Write) -> Result<(), Failure> {
+    if args.random_boards {
+        writeln!(
+            out,
+            "% retro sample --random-boards --count {} --seed {}",
+            args.count, args.seed
+        )?;
+        for p in retro::sample::random_positions(args.count, args.seed) {
+            writeln!(out, "{}", engine::Obf::new(p))?;
+        }
+        return Ok(());
+    }
     writeln!(
         out,
         "% retro sample --discs {} --count {} --seed {}",
