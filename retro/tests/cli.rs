@@ -243,3 +243,43 @@ fn a_missing_solver_is_one_line_and_exit_2() {
     let err = String::from_utf8(output.stderr).unwrap();
     assert!(err.contains("cannot run \"/no/such/solver\""), "{err}");
 }
+
+/// `sample --random-boards` writes a file `check` reads: one row per board, and the
+/// placement-order rule refutes many of them without search.
+#[test]
+fn random_boards_are_checked_and_most_refuted_cheaply() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("boards.obf");
+    let sample = retro(&["sample", "--random-boards", "--count", "40", "--seed", "3"]);
+    assert!(sample.status.success(), "{sample:?}");
+    std::fs::write(&file, &sample.stdout).unwrap();
+    let output = retro(&[
+        "check",
+        file.to_str().unwrap(),
+        "--frontier-discs",
+        "8",
+        "--quick-nodes",
+        "1",
+        "--sat-solver",
+        "varisat",
+        "--time-limit",
+        "0.05",
+        "--json",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let mut rows = json_lines(&output);
+    let summary = rows.pop().unwrap();
+    assert_eq!(summary["positions"], 40);
+    let by_order = rows
+        .iter()
+        .filter(|r| {
+            r["certificate"]
+                .as_str()
+                .is_some_and(|c| c.contains("no order of play"))
+        })
+        .count();
+    assert!(
+        by_order >= 10,
+        "{by_order} of 40 refuted by placement order"
+    );
+}
