@@ -20,7 +20,13 @@ use crate::unmove::unmoves;
 ///    Flipping a disc needs both of its neighbours on one line occupied at that moment,
 ///    hence in the position (discs stay); if every line through it has a neighbour off the
 ///    board or empty in the position, it never flipped ([`never_flipped`]).
-/// 4. No last move: it is not the start, and no move of the side not to move (nor a
+/// 4. A disc outside the centre that never flipped (as in 3) has the colour it was played
+///    with, and its move flipped a run of discs on some line up to a disc of that colour:
+///    the run and that disc are occupied in the position. If every such end disc also
+///    never flipped, it has had its present colour throughout (since it was played, or
+///    since the start for the centre, by 3), so one of them must have the colour of the
+///    disc played; when none has, that disc was never played with its colour.
+/// 5. No last move: it is not the start, and no move of the side not to move (nor a
 ///    pass) leads to it. Every later position of a game follows another by one of these,
 ///    and [`unmoves`] lists every such predecessor.
 pub fn refute(position: &Position) -> Option<String> {
@@ -36,10 +42,25 @@ pub fn refute(position: &Position) -> Option<String> {
         ));
     }
     let start = Position::START.discs();
-    let fixed = never_flipped(black | white) & CENTRE;
-    if let Some(sq) = Bitboard(fixed & (black ^ start.0)).next() {
+    let fixed = never_flipped(black | white);
+    if let Some(sq) = Bitboard(fixed & CENTRE & (black ^ start.0)).next() {
         return Some(format!(
             "centre disc {sq} can never have flipped but has changed colour"
+        ));
+    }
+    let occupied = black | white;
+    let bracketed = |sq: Square| {
+        let mine = if black & sq.bit() != 0 { black } else { white };
+        (0..8).any(|d| {
+            std::iter::successors(sq.step(d), |n| n.step(d))
+                .take_while(|n| occupied & n.bit() != 0)
+                .skip(1)
+                .any(|end| fixed & end.bit() == 0 || mine & end.bit() != 0)
+        })
+    };
+    if let Some(sq) = Bitboard(fixed & !CENTRE).find(|&sq| !bracketed(sq)) {
+        return Some(format!(
+            "disc on {sq} never flipped, so was played with its colour, but no line from it ends in a disc that can have had that colour"
         ));
     }
     if *position != Position::START && unmoves(board, side_index(position.side)).is_empty() {
@@ -97,6 +118,13 @@ mod tests {
             why.starts_with("disc on a8 cannot have been played"),
             "{why}"
         );
+        // a1 (black) can only have flipped along the a-file up to a3, white and never
+        // flippable (a4 is empty): a1 was never played black.
+        let shape = bits(&["c3", "c4", "b3", "a2", "a1"]);
+        let why = refute(&position(black | shape, white | bits(&["a3"]), true)).unwrap();
+        assert!(why.starts_with("disc on a1 never flipped"), "{why}");
+        let a3_black = refute(&position(black | shape | bits(&["a3"]), white, true));
+        assert!(!a3_black.is_some_and(|w| w.contains("never flipped")));
         // After f5 (black took e5): fine with white to move.
         let after = Position::START.play("f5".parse().unwrap()).unwrap();
         assert_eq!(refute(&after), None);
