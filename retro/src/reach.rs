@@ -4,8 +4,7 @@
 //! (whose side to move has a move; see [`crate::enumerate`]). The backward search unmoves
 //! from the target until it meets the frontier: a position inside the frontier's disc range
 //! is reachable exactly when the frontier holds it, so each branch ends there or earlier,
-//! pruned by cheap impossibilities (an empty centre square, a disc cut off from the centre)
-//! and by a memo of refuted positions (under the symmetries fixing the start). A witness is
+//! pruned by discs no game can have played ([`crate::refute::unplayable_disc`]) and by a memo of refuted positions (under the symmetries fixing the start). A witness is
 //! rebuilt by unmoving through the frontier to the start and replayed forward by the core
 //! before it is returned.
 
@@ -114,7 +113,7 @@ impl Search<'_> {
 
     fn search(&mut self, board: &Board, side: Side) -> Option<Vec<Move>> {
         self.nodes += 1;
-        if board.impossibility().is_some() || self.halted() {
+        if crate::refute::unplayable_disc(board).is_some() || self.halted() {
             return None;
         }
         let discs = (board.player | board.opponent).count_ones();
