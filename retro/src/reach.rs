@@ -4,9 +4,10 @@
 //! (whose side to move has a move; see [`crate::enumerate`]). The backward search unmoves
 //! from the target until it meets the frontier: a position inside the frontier's disc range
 //! is reachable exactly when the frontier holds it, so each branch ends there or earlier,
-//! pruned by discs no game can have played ([`crate::refute::unplayable_disc`]) and by a memo of refuted positions (under the symmetries fixing the start). A witness is
-//! rebuilt by unmoving through the frontier to the start and replayed forward by the core
-//! before it is returned.
+//! pruned by discs no game can have played ([`crate::refute::unplayable_disc`]) and by a
+//! memo of refuted positions (under the symmetries fixing the start). A witness is rebuilt
+//! by unmoving through the frontier to the start and replayed forward by the core before
+//! it is returned.
 
 use std::collections::HashSet;
 use std::io;

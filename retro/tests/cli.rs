@@ -170,6 +170,29 @@ fn reach_by_sat_in_json() {
     assert_eq!(*game.unwrap().last(), position);
 }
 
+/// `retro check FILE --json` with a small frontier, varisat and `time_limit` seconds per
+/// position (plus `extra`): its rows, the summary last.
+fn check_with_varisat(
+    file: &std::path::Path,
+    time_limit: &str,
+    extra: &[&str],
+) -> Vec<serde_json::Value> {
+    let args = [
+        "check",
+        file.to_str().unwrap(),
+        "--frontier-discs",
+        "8",
+        "--sat-solver",
+        "varisat",
+        "--time-limit",
+        time_limit,
+        "--json",
+    ];
+    let output = retro(&[&args[..], extra].concat());
+    assert!(output.status.success(), "{output:?}");
+    json_lines(&output)
+}
+
 /// A file with a reachable position, a refuted one and one left undecided by its time
 /// limit: three answers, each saying how it was shown, and the totals.
 #[test]
@@ -183,19 +206,7 @@ fn check_reports_method_certificate_and_unknown() {
         engine::Obf::new(deep).to_string(),
     ];
     std::fs::write(&file, lines.join("\n") + "\n").unwrap();
-    let output = retro(&[
-        "check",
-        file.to_str().unwrap(),
-        "--frontier-discs",
-        "8",
-        "--sat-solver",
-        "varisat",
-        "--time-limit",
-        "0.5",
-        "--json",
-    ]);
-    assert!(output.status.success(), "{output:?}");
-    let mut rows = json_lines(&output);
+    let mut rows = check_with_varisat(&file, "0.5", &[]);
     let summary = rows.pop().unwrap();
     rows.sort_by_key(|r| r["index"].as_u64());
     assert_eq!(rows[0]["reachable"], true);
@@ -253,21 +264,7 @@ fn random_boards_are_checked_and_most_refuted_cheaply() {
     let sample = retro(&["sample", "--random-boards", "--count", "40", "--seed", "3"]);
     assert!(sample.status.success(), "{sample:?}");
     std::fs::write(&file, &sample.stdout).unwrap();
-    let output = retro(&[
-        "check",
-        file.to_str().unwrap(),
-        "--frontier-discs",
-        "8",
-        "--quick-nodes",
-        "1",
-        "--sat-solver",
-        "varisat",
-        "--time-limit",
-        "0.05",
-        "--json",
-    ]);
-    assert!(output.status.success(), "{output:?}");
-    let mut rows = json_lines(&output);
+    let mut rows = check_with_varisat(&file, "0.05", &["--quick-nodes", "1"]);
     let summary = rows.pop().unwrap();
     assert_eq!(summary["positions"], 40);
     let by_order = rows
