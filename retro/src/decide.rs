@@ -1,7 +1,9 @@
 //! One decider for "can a legal game from the start reach this position?", and how each
 //! answer was shown.
 //!
-//! First the cheap refutations of [`crate::refute`]; then a race on threads between the
+//! First the cheap refutations of [`crate::refute`] (microseconds), then the flip
+//! accounting of [`satgen::accounting`] (milliseconds: a small SAT question with time left
+//! out, refuting most of what the cheap rules pass on random boards); then a race on threads between the
 //! backward search to the forward frontier ([`crate::reach`], exhaustive: its "no" is a
 //! complete search) and SAT solvers on satgen's real-rules question ([`satgen::target`],
 //! complete over every number of passes). The first answer wins and stops the others. Every
@@ -23,6 +25,9 @@ use crate::reach::{reach, Frontier};
 pub enum Method {
     /// A cheap invariant the position breaks ([`crate::refute`]).
     Refutation,
+    /// Flip accounting ([`satgen::accounting`]): no choice of colours and flipped runs,
+    /// time left out, gives every disc its colour (UNSAT in milliseconds).
+    Accounting,
     /// The backward search: a witness, or every way back refuted.
     Backward,
     /// A SAT solver: a model decoded to a witness, or UNSAT.
@@ -142,7 +147,7 @@ struct Found {
     solver: Option<String>,
 }
 
-/// The cheap part of [`decide`]: the refutations, then the backward search with at most
+/// The cheap part of [`decide`]: the refutations, the flip accounting, then the backward search with at most
 /// `options.quick_nodes` positions. `None`: not decided so cheaply.
 pub fn quick(
     frontier: &Frontier,
@@ -169,6 +174,20 @@ pub fn quick(
                 method: Method::Refutation,
                 witness: None,
                 certificate: Some(why),
+                solver: None,
+            },
+            0,
+        );
+    }
+    if let Some((variables, clauses)) = satgen::accounting::accounting_refutes(position) {
+        return decision(
+            Found {
+                reachable: false,
+                method: Method::Accounting,
+                witness: None,
+                certificate: Some(format!(
+                    "flip accounting: no colours and flipped runs give every disc its colour (UNSAT by varisat, {variables} variables, {clauses} clauses)"
+                )),
                 solver: None,
             },
             0,

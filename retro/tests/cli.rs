@@ -261,12 +261,18 @@ fn a_missing_solver_is_one_line_and_exit_2() {
 fn random_boards_are_checked_and_most_refuted_cheaply() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("boards.obf");
-    let sample = retro(&["sample", "--random-boards", "--count", "40", "--seed", "3"]);
+    let sample = retro(&["sample", "--random-boards", "--count", "200", "--seed", "3"]);
     assert!(sample.status.success(), "{sample:?}");
     std::fs::write(&file, &sample.stdout).unwrap();
     let mut rows = check_with_varisat(&file, "0.05", &["--quick-nodes", "1"]);
     let summary = rows.pop().unwrap();
-    assert_eq!(summary["positions"], 40);
+    assert_eq!(summary["positions"], 200);
+    // What the cheap rules pass, the flip accounting mostly refutes (14 of 17 here).
+    let by_accounting = rows.iter().filter(|r| r["method"] == "accounting").count();
+    assert!(
+        by_accounting >= 7,
+        "{by_accounting} of 200 refuted by the flip accounting"
+    );
     let by_order = rows
         .iter()
         .filter(|r| {

@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use engine::Move;
+use engine::{Move, Position};
 use rustsat::types::Lit;
 
 use crate::encode::{Encoded, Layout, Question, SideFilter};
@@ -86,6 +86,17 @@ pub fn write_target(out: &mut impl Write, question: &Target) -> io::Result<()> {
         writeln!(out, "c satgen-step {j} {}", squares.join(" "))?;
     }
     write_clauses(out, &question.formula, &[])
+}
+
+/// Writes the flip accounting of `target` ([`crate::accounting`]) as DIMACS, the target in
+/// a comment line.
+pub fn write_accounting(out: &mut impl Write, target: &Position, f: &Formula) -> io::Result<()> {
+    writeln!(
+        out,
+        "c satgen accounting target={}",
+        engine::Obf::new(*target).to_string().replace(' ', "_")
+    )?;
+    write_clauses(out, f, &[])
 }
 
 /// The `p cnf` line and the clauses, then `units` as unit clauses.

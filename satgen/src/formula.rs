@@ -133,6 +133,25 @@ impl Formula {
         }
     }
 
+    /// Unary count of `lits` up to `cap`: entry `i - 1` is equivalent to "at least `i` of
+    /// `lits` hold", for `i` in `1..=cap` (a sequential counter, each cell a Tseitin gate,
+    /// so it is exact both ways).
+    pub fn count_up_to(&mut self, lits: &[Lit], cap: usize) -> Vec<Lit> {
+        let mut at_least = vec![self.f; cap];
+        for &x in lits {
+            let previous = at_least.clone();
+            for i in 0..cap {
+                let carried = if i == 0 {
+                    x
+                } else {
+                    self.and(&[previous[i - 1], x])
+                };
+                at_least[i] = self.or(&[previous[i], carried]);
+            }
+        }
+        at_least
+    }
+
     pub fn variables(&self) -> u32 {
         self.vars.n_used()
     }

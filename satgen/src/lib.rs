@@ -13,6 +13,7 @@ compile_error!(
     "the features `cadical` and `kissat` cannot be combined (both define kitten_*): build with one"
 );
 
+pub mod accounting;
 pub mod cubes;
 pub mod decode;
 pub mod dimacs;

@@ -125,6 +125,9 @@ fn bad_arguments_are_one_line_and_exit_2() {
             "kissat",
         ],
         vec!["solve", "--mobility", "5", "--by-ply", "--threads", "0"],
+        // Options of the reachability question without one.
+        vec!["emit", "--mobility", "5", "--no-passes", "-o", "/dev/null"],
+        vec!["emit", "--mobility", "5", "--accounting", "-o", "/dev/null"],
     ];
     if !cfg!(feature = "cadical") {
         cases.push(vec![
@@ -514,4 +517,26 @@ fn target_questions_emit_decode_solve_and_split() {
         .map(|l| solve_file(&cubes.join(l.split_whitespace().nth(2).unwrap())).is_some())
         .collect();
     assert!(sat.contains(&true));
+}
+
+/// `emit --accounting` writes the flip accounting as DIMACS: UNSAT for a random board that
+/// no game reaches, satisfiable for a position of a game.
+#[test]
+fn accounting_is_emitted_for_external_solvers() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("accounting.cnf");
+    let cnf_text = cnf.to_str().unwrap();
+    let refuted = "X----O---O--O----XXXOO-----XX-O-X--OOOX--OOXO-O--OXO-O-OXOXOXXO- X";
+    let output = satgen(&["emit", "--target", refuted, "--accounting", "-o", cnf_text]);
+    assert!(output.status.success(), "{output:?}");
+    let text = std::fs::read_to_string(&cnf).unwrap();
+    assert!(
+        text.starts_with("c satgen accounting target="),
+        "{text:.80}"
+    );
+    assert_eq!(solve_file(&cnf), None);
+    let played = "f5d6c3d3c4f4f6f3e6e7";
+    let output = satgen(&["emit", "--target", played, "--accounting", "-o", cnf_text]);
+    assert!(output.status.success(), "{output:?}");
+    assert!(solve_file(&cnf).is_some());
 }

@@ -151,10 +151,17 @@ struct QuestionArgs {
     target: Option<String>,
     /// With --target: games without a pass only (a formula half the size; UNSAT then
     /// says nothing of games with passes).
-    #[arg(long, requires = "target", conflicts_with = "no_passes_before")]
+    // (`conflicts_with = "mobility"` as well: clap checks `requires` only when no
+    // argument in conflict with it is present.)
+    #[arg(long, requires = "target", conflicts_with_all = ["no_passes_before", "mobility"])]
     no_passes: bool,
     /// With --target: games without a pass before this step (move) only.
-    #[arg(long, requires = "target", value_name = "STEP")]
+    #[arg(
+        long,
+        requires = "target",
+        conflicts_with = "mobility",
+        value_name = "STEP"
+    )]
     no_passes_before: Option<usize>,
     /// Plies from the start (a pass is a ply).
     #[arg(long, default_value_t = 42, value_parser = clap::value_parser!(u32).range(1..=60))]
@@ -215,6 +222,11 @@ impl QuestionArgs {
 struct EmitArgs {
     #[command(flatten)]
     question: QuestionArgs,
+    /// With --target: the flip accounting instead (what `retro check` reports as method
+    /// "accounting"), a necessary condition with time left out: UNSAT means no game
+    /// reaches the target; a model proves nothing.
+    #[arg(long, requires = "target", conflicts_with_all = ["no_passes", "no_passes_before", "mobility"])]
+    accounting: bool,
     /// Output file.
     #[arg(short, long)]
     output: PathBuf,
@@ -330,6 +342,11 @@ fn emit(args: &EmitArgs) -> Result<(), Failure> {
             let encoded = encode(&q);
             dimacs::write(&mut writer, &q, &encoded, &[])?;
             encoded.formula
+        }
+        Asked::Target(position, _) if args.accounting => {
+            let formula = satgen::accounting::encode_accounting(&position);
+            dimacs::write_accounting(&mut writer, &position, &formula)?;
+            formula
         }
         Asked::Target(position, cube) => {
             let question = encode_target(&position, cube);
