@@ -4,10 +4,12 @@
 //! bounded memory ([`sorted`] spills to disk); [`maxmob`] finds the largest mobility within
 //! a number of plies with a witness game; [`decide`] answers whether a game reaches a
 //! position, racing [`reach`] (backward to the frontier) against SAT solvers on satgen's
-//! question after the cheap [`refute`]s.
+//! question after the cheap [`refute`]s; [`estimate`] turns the answers for random boards
+//! into the number of legal positions.
 
 pub mod decide;
 pub mod enumerate;
+pub mod estimate;
 pub mod maxmob;
 pub mod reach;
 pub mod refute;

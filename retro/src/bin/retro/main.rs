@@ -4,6 +4,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod merge;
 mod reach;
 
 use clap::{Parser, Subcommand};
@@ -38,6 +39,9 @@ enum Command {
     /// lines (reachable by construction: test material for `reach` and `check`), or
     /// uniformly random boards (`--random-boards`).
     Sample(SampleArgs),
+    /// The JSON of `check --shard I/N` runs put back together: counts by answer and
+    /// method, and (`--estimate`, for random boards) the number of legal positions.
+    Merge(merge::MergeArgs),
 }
 
 #[derive(clap::Args)]
@@ -264,6 +268,7 @@ fn main() -> ExitCode {
         Command::Maxmob(args) => maxmob(&args, &mut out),
         Command::Reach(args) => reach::reach_one(&args, &mut out),
         Command::Check(args) => reach::check(&args, &mut out),
+        Command::Merge(args) => merge::merge(&args, &mut out),
         Command::Sample(args) => sample(&args, &mut out),
     };
     cli::exit_code("retro", result)

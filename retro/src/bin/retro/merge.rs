@@ -1,0 +1,162 @@
+//! `retro merge`: the JSON of `retro check --shard I/N` runs put back together, counted by
+//! answer and method, and for random boards the estimate of the number of legal positions.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::path::PathBuf;
+
+use engine::cli::{self, Failure};
+use retro::estimate::{estimate, random_board_space, z_score};
+
+#[derive(clap::Args)]
+pub struct MergeArgs {
+    /// Output files of `retro check --json` (shards of one file, in any order).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The positions are `retro sample --random-boards`: estimate the number of legal
+    /// positions from the fraction reachable (Wilson interval; UNKNOWN counted both ways).
+    #[arg(long)]
+    estimate: bool,
+    /// Confidence level of the interval: 0.9, 0.95, 0.99, 0.995 or 0.999.
+    #[arg(long, default_value_t = 0.995, requires = "estimate")]
+    confidence: f64,
+    /// Write the merged rows, ordered by position, and the summary as JSON lines (as one
+    /// `retro check --json` run writes them).
+    #[arg(long)]
+    json: bool,
+}
+
+/// Per (answer, method): positions and seconds.
+type Tally = BTreeMap<(String, String), (u64, f64)>;
+
+pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
+    if z_score(args.confidence).is_none() {
+        return Err(Failure::Input(format!(
+            "--confidence {}: one of 0.9, 0.95, 0.99, 0.995, 0.999",
+            args.confidence
+        )));
+    }
+    let mut rows: BTreeMap<u64, serde_json::Value> = BTreeMap::new();
+    let mut seen: HashMap<u64, String> = HashMap::new();
+    let mut shards = Vec::new();
+    let mut interrupted = Vec::new();
+    let mut seconds = 0.0;
+    for path in &args.files {
+        let source = path.display().to_string();
+        let text =
+            std::fs::read_to_string(path).map_err(|e| Failure::Input(format!("{source}: {e}")))?;
+        for (n, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let bad = |why: &str| Failure::Input(format!("{source}:{}: {why}", n + 1));
+            let value: serde_json::Value =
+                serde_json::from_str(line).map_err(|e| bad(&format!("not JSON ({e})")))?;
+            if value["summary"] == true {
+                seconds += value["seconds"].as_f64().unwrap_or(0.0);
+                shards.push(value["shard"].as_str().unwrap_or("all").to_string());
+                if value["interrupted"] == true {
+                    interrupted.push(source.clone());
+                }
+                continue;
+            }
+            let index = value["index"]
+                .as_u64()
+                .ok_or_else(|| bad("not a row of `retro check --json` (no index)"))?;
+            if !value["reachable"].is_boolean() && !value["reachable"].is_null() {
+                return Err(bad("not a row of `retro check --json` (no answer)"));
+            }
+            if let Some(other) = seen.insert(index, format!("{source}:{}", n + 1)) {
+                return Err(bad(&format!(
+                    "position {index} is also answered at {other}"
+                )));
+            }
+            rows.insert(index, value);
+        }
+    }
+    let mut tally = Tally::new();
+    let mut counts = [0u64; 3];
+    for row in rows.values() {
+        let answer = match row["reachable"].as_bool() {
+            Some(true) => 0,
+            Some(false) => 1,
+            None => 2,
+        };
+        counts[answer] += 1;
+        let name = ["REACHABLE", "UNREACHABLE", "UNKNOWN"][answer].to_string();
+        let method = row["method"].as_str().unwrap_or("-").to_string();
+        let entry = tally.entry((name, method)).or_default();
+        entry.0 += 1;
+        entry.1 += row["seconds"].as_f64().unwrap_or(0.0);
+    }
+    let [reachable, unreachable, unknown] = counts;
+    let positions = reachable + unreachable + unknown;
+    let estimated = args
+        .estimate
+        .then(|| {
+            estimate(
+                positions,
+                reachable,
+                unknown,
+                args.confidence,
+                random_board_space(),
+            )
+        })
+        .flatten();
+    if args.json {
+        for row in rows.values() {
+            cli::write_json(out, row)?;
+        }
+        let by_method: Vec<serde_json::Value> = tally
+            .iter()
+            .map(|((answer, method), (n, s))| {
+                serde_json::json!({"answer": answer, "method": method, "positions": n, "seconds": s})
+            })
+            .collect();
+        cli::write_json(
+            out,
+            &serde_json::json!({"summary": true, "positions": positions, "reachable": reachable,
+                "unreachable": unreachable, "unknown": unknown, "seconds": seconds,
+                "interrupted": !interrupted.is_empty(), "shards": shards,
+                "by_method": by_method, "estimate": estimated}),
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} files, shards {}{}",
+        args.files.len(),
+        shards.join(" "),
+        if interrupted.is_empty() {
+            String::new()
+        } else {
+            format!(" (interrupted: {})", interrupted.join(" "))
+        }
+    )?;
+    writeln!(
+        out,
+        "{:<12} {:<11} {:>10} {:>12}",
+        "answer", "method", "positions", "seconds"
+    )?;
+    for ((answer, method), (n, s)) in &tally {
+        writeln!(out, "{answer:<12} {method:<11} {n:>10} {s:>12.1}")?;
+    }
+    writeln!(
+        out,
+        "total: {positions} positions, {reachable} reachable, {unreachable} unreachable, {unknown} unknown, {seconds:.1} s wall in all shards"
+    )?;
+    if let Some(e) = estimated {
+        writeln!(
+            out,
+            "estimate: {:.3e} to {:.3e} legal positions ({}% Wilson interval; fraction reachable {:.3e} to {:.3e}; positions: discs of both colours and the side to move, of 2^5 * 3^60 = {:.3e})",
+            e.positions.0,
+            e.positions.1,
+            e.confidence * 100.0,
+            e.fraction.0,
+            e.fraction.1,
+            random_board_space()
+        )?;
+    }
+    Ok(())
+}
