@@ -179,14 +179,17 @@ pub fn quick(
             0,
         );
     }
-    if let Some((variables, clauses)) = satgen::accounting::accounting_refutes(position) {
+    if let Some(refuted) = satgen::accounting::accounting_refutes(position) {
         return decision(
             Found {
                 reachable: false,
                 method: Method::Accounting,
                 witness: None,
                 certificate: Some(format!(
-                    "flip accounting: no colours and flipped runs give every disc its colour (UNSAT by varisat, {variables} variables, {clauses} clauses)"
+                    "flip accounting: no colours and flipped runs give every disc its colour (UNSAT by varisat, {} variables, {} clauses; proof of {} bytes checked by varisat's checker)",
+                    refuted.formula.variables(),
+                    refuted.formula.clauses(),
+                    refuted.proof.len()
                 )),
                 solver: None,
             },

@@ -264,9 +264,24 @@ fn random_boards_are_checked_and_most_refuted_cheaply() {
     let sample = retro(&["sample", "--random-boards", "--count", "200", "--seed", "3"]);
     assert!(sample.status.success(), "{sample:?}");
     std::fs::write(&file, &sample.stdout).unwrap();
-    let mut rows = check_with_varisat(&file, "0.05", &["--quick-nodes", "1"]);
+    let proofs = dir.path().join("proofs");
+    let mut rows = check_with_varisat(
+        &file,
+        "0.05",
+        &["--quick-nodes", "1", "--proof", proofs.to_str().unwrap()],
+    );
     let summary = rows.pop().unwrap();
     assert_eq!(summary["positions"], 200);
+    // Each accounting answer's proof is on disk and checks against its CNF.
+    for row in rows.iter().filter(|r| r["method"] == "accounting") {
+        let proof = std::path::PathBuf::from(row["proof"].as_str().unwrap());
+        let cnf = proof.with_extension("cnf");
+        let open = |p: &std::path::Path| std::fs::File::open(p).unwrap();
+        assert_eq!(
+            satgen::proof::check_dimacs(open(&cnf), open(&proof)),
+            Ok(())
+        );
+    }
     // What the cheap rules pass, the flip accounting mostly refutes (14 of 17 here).
     let by_accounting = rows.iter().filter(|r| r["method"] == "accounting").count();
     assert!(

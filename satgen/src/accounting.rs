@@ -191,14 +191,21 @@ pub fn encode_accounting(position: &Position) -> Formula {
     f
 }
 
-/// Whether the accounting refutes `position`: `Some((variables, clauses))` of the
-/// unsatisfiable formula, `None` if some accounting exists (which proves nothing).
-pub fn accounting_refutes(position: &Position) -> Option<(u32, usize)> {
+/// An accounting that no assignment satisfies, with the checked proof of it.
+pub struct Refutation {
+    pub formula: Formula,
+    /// varisat's proof, accepted by its checker ([`crate::proof::check`]).
+    pub proof: Vec<u8>,
+}
+
+/// Whether the accounting refutes `position`: the formula and a checked proof that it is
+/// unsatisfiable, or `None` if some accounting exists (which proves nothing) or, should
+/// it ever happen, the proof fails its check (then the accounting claims nothing).
+pub fn accounting_refutes(position: &Position) -> Option<Refutation> {
     let formula = encode_accounting(position);
-    match crate::solve::varisat(&formula) {
-        Some(_) => None,
-        None => Some((formula.variables(), formula.clauses())),
-    }
+    let proof = crate::proof::refute(&formula)?;
+    crate::proof::check(&formula, &proof).ok()?;
+    Some(Refutation { formula, proof })
 }
 
 #[cfg(test)]
@@ -212,7 +219,7 @@ mod tests {
         for seed in 0..30 {
             let game = Game::random(&mut SmallRng::seed_from_u64(seed), 60);
             for p in game.positions.iter().step_by(7) {
-                assert_eq!(accounting_refutes(p), None, "{}", engine::Obf::new(*p));
+                assert!(accounting_refutes(p).is_none(), "{}", engine::Obf::new(*p));
             }
         }
     }

@@ -540,3 +540,35 @@ fn accounting_is_emitted_for_external_solvers() {
     assert!(output.status.success(), "{output:?}");
     assert!(solve_file(&cnf).is_some());
 }
+
+/// `check-proof`: an accounting proof verifies against its CNF; against another CNF, or
+/// cut short, it fails with exit status 1 and the step; a missing file is exit 2.
+#[test]
+fn check_proof_verifies_and_rejects() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let boards = [
+        "X----O---O--O----XXXOO-----XX-O-X--OOOX--OOXO-O--OXO-O-OXOXOXXO- X",
+        "---OO-----O--O--XOXO--XO--OOO-XO--XXOXOO-OOO-XX--XXX-O---XXXXOXO X",
+    ];
+    for (i, board) in boards.iter().enumerate() {
+        let position = engine::Obf::parse(board).unwrap().position;
+        let refuted = satgen::accounting::accounting_refutes(&position).unwrap();
+        let mut cnf = Vec::new();
+        satgen::dimacs::write_accounting(&mut cnf, &position, &refuted.formula).unwrap();
+        std::fs::write(path(&format!("{i}.cnf")), cnf).unwrap();
+        std::fs::write(path(&format!("{i}.proof")), &refuted.proof).unwrap();
+    }
+    let output = satgen(&["check-proof", &path("0.cnf"), &path("0.proof")]);
+    assert!(output.status.success(), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stdout).starts_with("VERIFIED"));
+    let output = satgen(&["check-proof", &path("0.cnf"), &path("1.proof")]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("step"));
+    let proof = std::fs::read(path("0.proof")).unwrap();
+    std::fs::write(path("cut.proof"), &proof[..proof.len() / 2]).unwrap();
+    let output = satgen(&["check-proof", &path("0.cnf"), &path("cut.proof")]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let output = satgen(&["check-proof", &path("0.cnf"), &path("none.proof")]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+}

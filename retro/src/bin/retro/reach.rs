@@ -31,6 +31,10 @@ pub struct SearchArgs {
     /// decides so fast, `check` decides on every thread at once, a position each).
     #[arg(long, default_value_t = 20_000)]
     quick_nodes: u64,
+    /// Write the CNF and the checked proof of each flip-accounting answer to this
+    /// directory (INDEX.cnf, INDEX.proof: `satgen check-proof` checks them again).
+    #[arg(long, value_name = "DIR")]
+    proof: Option<PathBuf>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -102,11 +106,41 @@ struct Row {
     witness: Option<String>,
     certificate: Option<String>,
     solver: Option<String>,
+    /// The proof file of an accounting answer (`--proof`).
+    proof: Option<String>,
     nodes: u64,
     seconds: f64,
 }
 
 impl Row {
+    /// With `--proof DIR`: an accounting answer's CNF and proof written there, and named
+    /// in the row. (The accounting ignores the side to move: any candidate serves.)
+    fn write_proof(
+        &mut self,
+        dir: Option<&std::path::Path>,
+        position: &Position,
+    ) -> Result<(), Failure> {
+        let Some(dir) = dir.filter(|_| self.method == Some(Method::Accounting)) else {
+            return Ok(());
+        };
+        let refuted = satgen::accounting::accounting_refutes(position).ok_or_else(|| {
+            Failure::Invalid(format!(
+                "position {}: the accounting no longer refutes it",
+                self.index
+            ))
+        })?;
+        let failed = |e: std::io::Error| Failure::Input(format!("{}: {e}", dir.display()));
+        std::fs::create_dir_all(dir).map_err(failed)?;
+        let cnf = dir.join(format!("{}.cnf", self.index));
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&cnf).map_err(failed)?);
+        satgen::dimacs::write_accounting(&mut file, position, &refuted.formula)?;
+        file.flush()?;
+        let proof = dir.join(format!("{}.proof", self.index));
+        std::fs::write(&proof, &refuted.proof).map_err(failed)?;
+        self.proof = Some(proof.display().to_string());
+        Ok(())
+    }
+
     fn answer(&self) -> &'static str {
         match self.reachable {
             Some(true) => "REACHABLE",
@@ -184,6 +218,7 @@ fn combine(
         witness: last.witness.as_deref().map(engine::game::format_moves),
         certificate,
         solver: last.solver.clone(),
+        proof: None,
         nodes: decisions.iter().map(|(_, d)| d.nodes).sum(),
         seconds: start.elapsed().as_secs_f64(),
     }))
@@ -230,7 +265,8 @@ pub fn reach_one(args: &ReachArgs, out: &mut impl Write) -> Result<(), Failure> 
     let options = args.search.options(args.time_limit)?;
     let frontier = frontier(&args.search, &cli::thread_pool(args.search.run.threads)?)?;
     let interrupt = cli::interrupt_flag();
-    let row = answer(1, &frontier, &[position], &options, &interrupt)?;
+    let mut row = answer(1, &frontier, &[position], &options, &interrupt)?;
+    row.write_proof(args.search.proof.as_deref(), &position)?;
     if args.search.run.json {
         cli::write_json(out, &row)?;
     } else {
@@ -291,7 +327,9 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = Instant::now();
     let mut counts = [0usize; 3];
     let mut done = 0;
-    let mut print = |row: &Row| -> Result<(), Failure> {
+    let mut print = |mut row: Row, candidates: &[Position]| -> Result<(), Failure> {
+        row.write_proof(args.search.proof.as_deref(), &candidates[0])?;
+        let row = &row;
         let text = if json {
             serde_json::to_string(row).expect("a row serialises")
         } else {
@@ -326,7 +364,7 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
         });
         for (i, row) in receiver {
             match row {
-                Some(row) => print(&row)?,
+                Some(row) => print(row, &positions[i].1)?,
                 None => hard.push(i),
             }
         }
@@ -342,7 +380,7 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
         if interrupt.load(Relaxed) {
             break;
         }
-        print(&row)?;
+        print(row, candidates)?;
     }
     progress.finish_and_clear();
     let interrupted = done < positions.len();

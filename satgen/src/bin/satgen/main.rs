@@ -37,6 +37,17 @@ enum Command {
     Decode(DecodeArgs),
     /// Split the question by the first plies into independent CNFs and a manifest.
     Cubes(CubesArgs),
+    /// Check a proof of unsatisfiability in varisat's format (as `retro check --proof`
+    /// writes them) against its CNF: VERIFIED, or the first step that fails (exit 1).
+    CheckProof(CheckProofArgs),
+}
+
+#[derive(clap::Args)]
+struct CheckProofArgs {
+    /// The CNF (DIMACS).
+    cnf: PathBuf,
+    /// The proof (varisat's format).
+    proof: PathBuf,
 }
 
 #[derive(clap::Args)]
@@ -599,6 +610,24 @@ fn solve_by_ply(
     Ok(())
 }
 
+fn check_proof(args: &CheckProofArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let open = |path: &PathBuf| {
+        std::fs::File::open(path)
+            .map(std::io::BufReader::new)
+            .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
+    };
+    let (cnf, proof) = (open(&args.cnf)?, open(&args.proof)?);
+    satgen::proof::check_dimacs(cnf, proof)
+        .map_err(|e| Failure::Invalid(format!("{}: {e}", args.proof.display())))?;
+    writeln!(
+        out,
+        "VERIFIED: {} proves {} unsatisfiable",
+        args.proof.display(),
+        args.cnf.display()
+    )?;
+    Ok(())
+}
+
 fn decode_files(args: &DecodeArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = Instant::now();
     let cnf = read(&args.cnf)?;
@@ -632,6 +661,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve(&args, &mut out),
         Command::Decode(args) => decode_files(&args, &mut out),
         Command::Cubes(args) => cubes(&args),
+        Command::CheckProof(args) => check_proof(&args, &mut out),
     };
     cli::exit_code("satgen", result)
 }
