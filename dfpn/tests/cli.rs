@@ -154,14 +154,27 @@ fn bad_input_is_one_line_and_exit_2() {
     std::fs::create_dir_all(&dir).unwrap();
     let bad_file = dir.join("bad.obf");
     std::fs::write(&bad_file, format!("{FFO1}\nXXXX X;\n")).unwrap();
+    // Usage errors: clap's whole message (what is wrong, then the usage).
     for args in [
         vec!["prove", "--board", FFO1, "--threshold", "66"],
         vec!["prove", "--board", FFO1, "--threshold", "x"],
+        vec!["wld", "--board", FFO1, "--threads", "0"],
+        vec![],
+    ] {
+        let output = dfpn(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let err = stderr(&output);
+        assert!(
+            err.contains("--help") && err.lines().count() > 1,
+            "{args:?}: {err}"
+        );
+    }
+    // Bad input found after parsing: one line.
+    for args in [
         vec!["prove", "--board", "not a board", "--threshold", "0"],
         vec!["score", bad_file.to_str().unwrap()],
         vec!["score", "/no/such/file.obf"],
         vec!["score", "--board", FFO1, "--epsilon", "-1"],
-        vec!["wld", "--board", FFO1, "--threads", "0"],
         vec![
             "prove",
             bad_file.to_str().unwrap(),

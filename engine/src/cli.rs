@@ -37,20 +37,20 @@ impl From<io::Error> for Failure {
     }
 }
 
-/// Parses the command line; a usage error becomes one line on stderr and exit status 2.
-pub fn parse_args<C: clap::Parser>(program: &str) -> Result<C, ExitCode> {
+/// Parses the command line; a usage error prints clap's whole message (what is wrong, the
+/// usage, a suggestion for a mistyped name; the help where nothing was given) on stderr
+/// and exits with status 2. Errors found after parsing stay one line ([`exit_code`]).
+pub fn parse_args<C: clap::Parser>() -> Result<C, ExitCode> {
     match C::try_parse() {
         Ok(cli) => Ok(cli),
-        Err(e) if !e.use_stderr() => {
-            // --help and --version
-            let _ = e.print();
-            Err(ExitCode::SUCCESS)
-        }
         Err(e) => {
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            eprintln!("{program}: {}", first.trim_start_matches("error: "));
-            Err(ExitCode::from(2))
+            // --help and --version go to stdout with success; the rest to stderr.
+            let _ = e.print();
+            Err(if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
     }
 }

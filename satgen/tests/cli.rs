@@ -110,11 +110,11 @@ fn emitted_cnf_decodes_and_bad_models_are_rejected() {
 }
 
 #[test]
-fn bad_arguments_are_one_line_and_exit_2() {
-    let mut cases = vec![
+fn bad_arguments_exit_2() {
+    // Usage errors: clap's whole message (what is wrong, then the usage).
+    for args in [
         vec!["solve", "--mobility", "65"],
         vec!["solve", "--mobility", "5", "--plies", "0"],
-        vec!["decode", "/no/such.cnf", "/no/such.model"],
         vec![
             "solve",
             "--mobility",
@@ -128,7 +128,18 @@ fn bad_arguments_are_one_line_and_exit_2() {
         // Options of the reachability question without one.
         vec!["emit", "--mobility", "5", "--no-passes", "-o", "/dev/null"],
         vec!["emit", "--mobility", "5", "--accounting", "-o", "/dev/null"],
-    ];
+        vec![],
+    ] {
+        let output = satgen(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(output.stderr).unwrap();
+        assert!(
+            err.contains("--help") && err.lines().count() > 1,
+            "{args:?}: {err}"
+        );
+    }
+    // Bad input found after parsing: one line.
+    let mut cases = vec![vec!["decode", "/no/such.cnf", "/no/such.model"]];
     if !cfg!(feature = "cadical") {
         cases.push(vec![
             "solve",

@@ -17,6 +17,7 @@ use engine::cli;
 #[command(
     name = "dfpn",
     version,
+    arg_required_else_help = true,
     about = "Proof-number search for Othello endgames"
 )]
 struct Cli {
@@ -108,7 +109,7 @@ pub fn show_progress(prover: &mut dfpn::Prover, progress: &indicatif::ProgressBa
 }
 
 fn main() -> ExitCode {
-    let cli: Cli = match cli::parse_args("dfpn") {
+    let cli: Cli = match cli::parse_args() {
         Ok(cli) => cli,
         Err(code) => return code,
     };

@@ -22,6 +22,7 @@ use engine::cli;
 #[command(
     name = "engine",
     version,
+    arg_required_else_help = true,
     about = "Othello engine: positions, perft, exact solving"
 )]
 struct Cli {
@@ -54,7 +55,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli: Cli = match cli::parse_args("engine") {
+    let cli: Cli = match cli::parse_args() {
         Ok(cli) => cli,
         Err(code) => return code,
     };

@@ -16,6 +16,7 @@ use retro::{max_mobility, Convention, Level};
 #[command(
     name = "retro",
     version,
+    arg_required_else_help = true,
     about = "Which Othello positions can a game from the start reach?"
 )]
 struct Cli {
@@ -258,7 +259,7 @@ fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
 }
 
 fn main() -> ExitCode {
-    let cli: Cli = match cli::parse_args("retro") {
+    let cli: Cli = match cli::parse_args() {
         Ok(cli) => cli,
         Err(code) => return code,
     };

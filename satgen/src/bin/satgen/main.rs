@@ -20,6 +20,7 @@ use satgen::{
 #[command(
     name = "satgen",
     version,
+    arg_required_else_help = true,
     about = "SAT encodings of Othello maximum-mobility reachability"
 )]
 struct Cli {
@@ -651,7 +652,7 @@ fn decode_files(args: &DecodeArgs, out: &mut impl Write) -> Result<(), Failure> 
 }
 
 fn main() -> ExitCode {
-    let cli: Cli = match cli::parse_args("satgen") {
+    let cli: Cli = match cli::parse_args() {
         Ok(cli) => cli,
         Err(code) => return code,
     };
