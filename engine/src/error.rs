@@ -33,6 +33,8 @@ pub enum ParseErrorKind {
     Impossible(String),
     #[error("{0}")]
     Io(String),
+    #[error("no positions (every line is empty or a comment)")]
+    Empty,
 }
 
 /// A [`ParseErrorKind`] with where it was found: `source` names the file (or the

@@ -22,6 +22,39 @@ pub fn parse_position(source: &str, text: &str) -> Result<(Obf, Option<Game>), P
     }
 }
 
+/// What a command-line argument that takes a position or a file names.
+pub enum PositionOrFile {
+    /// An OBF line, or a move list from the start with the game it plays.
+    Position(Obf, Option<Game>),
+    File(std::path::PathBuf),
+}
+
+/// Reads `text` as a position when it parses as one (an OBF line, a move list), else as a
+/// file when one is at that path. Otherwise the error says what was meant: "no such file"
+/// when the text looks like a path (a `/` or `\\`, or a name with an extension such as
+/// `.obf`, without spaces), the position's own error when it does not.
+pub fn position_or_file(source: &str, text: &str) -> Result<PositionOrFile, ParseError> {
+    let error = match parse_position(source, text) {
+        Ok((obf, game)) => return Ok(PositionOrFile::Position(obf, game)),
+        Err(e) => e,
+    };
+    let path = std::path::Path::new(text);
+    if path.is_file() {
+        return Ok(PositionOrFile::File(path.to_path_buf()));
+    }
+    let looks_like_path = text.contains(['/', '\\'])
+        || (path.extension().is_some() && !text.contains(char::is_whitespace));
+    if looks_like_path {
+        return Err(ParseError::new(
+            text,
+            0,
+            0,
+            ParseErrorKind::Io("no such file".into()),
+        ));
+    }
+    Err(error)
+}
+
 /// Reads `text` as [`parse_position`] does but without calling an unreachable position an
 /// error: for the tools whose answer that is (retro, satgen's reachability questions).
 pub fn parse_any_position(source: &str, text: &str) -> Result<Position, ParseError> {
@@ -59,19 +92,27 @@ pub fn read_obf_file(path: &std::path::Path) -> Result<Vec<(usize, Obf)>, ParseE
     Ok(positions)
 }
 
-/// Parses lines `player,opponent` of hexadecimal bitboards (`0x` optional; a header line
-/// starting with a letter, blank lines and `%`/`#` comments are skipped). The side to move
-/// is not given: callers decide what colours mean.
+/// Parses lines `player,opponent` of hexadecimal bitboards (`0x` optional; blank lines and
+/// `%`/`#` comments are skipped, and a first line that is a header: each of its fields has
+/// a letter that no hexadecimal number has, as in `player,opponent`; data is never taken
+/// for a header). The side to move is not given: callers decide what colours mean. A file
+/// without a board is an error.
 pub fn parse_bitboard_csv(source: &str, text: &str) -> Result<Vec<(usize, Board)>, ParseError> {
     let mut boards = Vec::new();
+    let is_header = |line: &str| {
+        line.split(',').all(|field| {
+            let digits = field
+                .trim()
+                .trim_start_matches("0x")
+                .trim_start_matches("0X");
+            digits
+                .chars()
+                .any(|c| c.is_alphabetic() && !c.is_ascii_hexdigit())
+        })
+    };
     for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim();
-        if trimmed.is_empty()
-            || trimmed.starts_with(['%', '#'])
-            || (i == 0
-                && trimmed
-                    .starts_with(|c: char| c.is_ascii_alphabetic() && !trimmed.starts_with("0x")))
-        {
+        if trimmed.is_empty() || trimmed.starts_with(['%', '#']) || (i == 0 && is_header(trimmed)) {
             continue;
         }
         let bad = || {
@@ -95,6 +136,9 @@ pub fn parse_bitboard_csv(source: &str, text: &str) -> Result<Vec<(usize, Board)
             return Err(bad());
         }
         boards.push((i + 1, Board::new(player, opponent)));
+    }
+    if boards.is_empty() {
+        return Err(ParseError::new(source, 0, 0, ParseErrorKind::Empty));
     }
     Ok(boards)
 }
@@ -122,6 +166,17 @@ mod tests {
         );
         assert!(parse_bitboard_csv("c.csv", "0x1;0x2\n").is_err());
         assert!(parse_bitboard_csv("c.csv", "0x1,zz\n").is_err());
+        // Data that starts with a hexadecimal letter is data, not a header.
+        let boards = parse_bitboard_csv("c.csv", "a000000000000000,0x2\n").unwrap();
+        assert_eq!(boards, vec![(1, Board::new(0xa000_0000_0000_0000, 2))]);
+        // A header alone, or nothing: no boards is an error.
+        for empty in ["player,opponent\n", "", "% comment\n\n"] {
+            let err = parse_bitboard_csv("c.csv", empty).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                "c.csv: no positions (every line is empty or a comment)"
+            );
+        }
     }
 
     #[test]

@@ -166,7 +166,11 @@ pub fn read_file(path: &Path) -> Result<Vec<(usize, Obf)>, ParseError> {
     let source = path.display().to_string();
     let text = std::fs::read_to_string(path)
         .map_err(|e| ParseError::new(&source, 0, 0, ParseErrorKind::Io(e.to_string())))?;
-    parse_text(&source, &text)
+    let positions = parse_text(&source, &text)?;
+    if positions.is_empty() {
+        return Err(ParseError::new(&source, 0, 0, ParseErrorKind::Empty));
+    }
+    Ok(positions)
 }
 
 #[cfg(test)]

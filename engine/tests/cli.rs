@@ -87,6 +87,9 @@ fn show_a_move_list() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty_file = dir.path().join("empty.obf").to_str().unwrap().to_string();
+    std::fs::write(&empty_file, "% nothing here\n\n").unwrap();
     let empty = "-".repeat(64);
     let start = "---------------------------OX------XO---------------------------";
     let cases: Vec<(Vec<String>, &str)> = vec![
@@ -110,6 +113,15 @@ fn bad_input_is_one_line_and_exit_status_2() {
             vec!["perft".into(), "3".into(), "--board".into(), "zz".into()],
             "--board:1:1:",
         ),
+        // A mistyped file name is a missing file, not a bad move list.
+        (
+            vec!["show".into(), "nonexist.obf".into()],
+            "nonexist.obf: no such file",
+        ),
+        (
+            vec!["solve".into(), empty_file.clone()],
+            "no positions (every line is empty or a comment)",
+        ),
     ];
     for (args, message) in cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -120,6 +132,20 @@ fn bad_input_is_one_line_and_exit_status_2() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
         assert!(output.stdout.is_empty(), "{args:?}");
     }
+}
+
+/// What parses as a position is one, even where a file of that name exists.
+#[test]
+fn show_reads_a_position_before_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("f5d6"), "not an OBF file\n").unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(["show", "f5d6"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert!(stdout(&output).starts_with("moves: f5d6 (2 plies)"));
 }
 
 /// Usage errors show clap's whole message on stderr, exit status 2: what is wrong, a

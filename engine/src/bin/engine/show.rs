@@ -1,30 +1,32 @@
 use std::io::Write;
-use std::path::Path;
 
 use engine::display::Diagram;
 use engine::game::format_moves;
-use engine::{input, Obf};
+use engine::input::{self, PositionOrFile};
+use engine::Obf;
 
 use engine::cli::Failure;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// An OBF line ("<64 squares> X"), a move list from the start ("f5d6c3"), or an OBF file.
+    /// An OBF line ("<64 squares> X"), a move list from the start ("f5d6c3"), or an OBF
+    /// file: what parses as a position is one; anything else names a file.
     #[arg(allow_hyphen_values = true)]
     position: String,
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
-    let path = Path::new(&args.position);
-    if path.is_file() {
-        for (line, obf) in input::read_obf_file(path)? {
-            writeln!(out, "{}:{line}", path.display())?;
-            show(&obf, out)?;
-            writeln!(out)?;
+    let (obf, game) = match input::position_or_file("position", &args.position)? {
+        PositionOrFile::Position(obf, game) => (obf, game),
+        PositionOrFile::File(path) => {
+            for (line, obf) in input::read_obf_file(&path)? {
+                writeln!(out, "{}:{line}", path.display())?;
+                show(&obf, out)?;
+                writeln!(out)?;
+            }
+            return Ok(());
         }
-        return Ok(());
-    }
-    let (obf, game) = input::parse_position("position", &args.position)?;
+    };
     if let Some(game) = game {
         writeln!(
             out,
