@@ -5,8 +5,8 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
+use std::sync::{Arc, OnceLock};
 
 use crate::eval::{Evaluation, HandEval, PatternEval};
 use crate::obf::Obf;
@@ -14,7 +14,8 @@ use crate::position::Move;
 use crate::{input, ParseError};
 
 /// What can end a command: bad input (exit 2), answers that disagree with the expected
-/// ones or a claim found false (exit 1), an interrupt (exit 130), or a failed write (a
+/// ones or a claim found false (exit 1), an interrupt (exit 130 for Ctrl-C, 143 for
+/// SIGTERM), or a failed write (a
 /// closed pipe ends quietly).
 #[derive(Debug)]
 pub enum Failure {
@@ -71,7 +72,13 @@ pub fn exit_code(program: &str, result: Result<(), Failure>) -> ExitCode {
             eprintln!("{program}: {message}");
             ExitCode::from(1)
         }
-        Err(Failure::Interrupted) => ExitCode::from(130),
+        Err(Failure::Interrupted) => {
+            let signal = match SIGNAL.load(Relaxed) {
+                0 => 2,
+                s => s,
+            };
+            ExitCode::from((128 + signal).clamp(0, 255) as u8)
+        }
         Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Failure::Io(e)) => {
             eprintln!("{program}: {e}");
@@ -228,13 +235,46 @@ impl Totals {
     }
 }
 
-/// A flag that Ctrl-C raises: long runs stop the current position and still print what
-/// they finished.
+/// The signal that stopped the run (0: none yet), for the exit status 128 + signal.
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+/// The one flag the signals raise.
+static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+
+/// A flag that Ctrl-C (SIGINT) and SIGTERM (what `timeout`, Slurm and GNU parallel send)
+/// raise: long runs stop the current position, still print what they finished, and exit
+/// with 130 or 143 ([`exit_code`]).
 pub fn interrupt_flag() -> Arc<AtomicBool> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let handler_stop = Arc::clone(&stop);
-    let _ = ctrlc::set_handler(move || handler_stop.store(true, Relaxed));
-    stop
+    Arc::clone(STOP.get_or_init(|| {
+        catch_signals();
+        Arc::new(AtomicBool::new(false))
+    }))
+}
+
+/// What a signal handler may do: atomic stores only.
+fn on_signal(signal: i32) {
+    SIGNAL.store(signal, Relaxed);
+    if let Some(stop) = STOP.get() {
+        stop.store(true, Relaxed);
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn catch_signals() {
+    extern "C" fn handler(signal: libc::c_int) {
+        on_signal(signal);
+    }
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: the handler only stores to atomics, which is async-signal-safe.
+        unsafe {
+            libc::signal(signal, handler as *const () as libc::sighandler_t);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn catch_signals() {
+    // ctrlc's `termination` feature covers SIGTERM too, without saying which came.
+    let _ = ctrlc::set_handler(|| on_signal(2));
 }
 
 /// A progress bar on stderr counting positions.

@@ -317,24 +317,27 @@ fn solve_interrupted_keeps_solved_rows() {
         format!("{}\n{start}\n", first.lines().next().unwrap()),
     )
     .unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_engine"))
-        .args(["solve", path.to_str().unwrap(), "--hash-mb", "16"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let output = child.wait_with_output().unwrap();
-    assert_eq!(output.status.code(), Some(130));
-    let table = stdout(&output);
-    assert!(table.contains("   1      14   +18"), "{table}");
-    assert!(table.contains("total: 1 positions"), "{table}");
-    assert!(table.contains("(interrupted)"), "{table}");
+    // Ctrl-C, and SIGTERM (what timeout, Slurm and GNU parallel send) alike.
+    for (signal, status) in [("-INT", 130), ("-TERM", 143)] {
+        let child = Command::new(env!("CARGO_BIN_EXE_engine"))
+            .args(["solve", path.to_str().unwrap(), "--hash-mb", "16"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let killed = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(status), "{signal}");
+        let table = stdout(&output);
+        assert!(table.contains("   1      14   +18"), "{table}");
+        assert!(table.contains("total: 1 positions"), "{table}");
+        assert!(table.contains("(interrupted)"), "{table}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
