@@ -322,8 +322,22 @@ fn merge_puts_shards_back_together() {
         std::fs::write(&path, text.join("\n")).unwrap();
         parts.push(path.to_str().unwrap().to_string());
     }
-    let output = retro(&["merge", &parts[1], &parts[0], "--json", "--estimate"]);
+    let plot = dir.path().join("cactus.svg");
+    let output = retro(&[
+        "merge",
+        &parts[1],
+        &parts[0],
+        "--json",
+        "--estimate",
+        "--plot",
+        plot.to_str().unwrap(),
+    ]);
     assert!(output.status.success(), "{output:?}");
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("all decided"),
+        "{svg:.200}"
+    );
     let mut merged = json_lines(&output);
     let summary = merged.pop().unwrap();
     let whole = check_with_varisat(&file, "0.05", &["--quick-nodes", "1"]);

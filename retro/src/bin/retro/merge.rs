@@ -24,6 +24,10 @@ pub struct MergeArgs {
     /// `retro check --json` run writes them).
     #[arg(long)]
     json: bool,
+    /// Draw a cactus plot (SVG): per method, the positions it decided against the seconds
+    /// each took, sorted (the usual way to compare solvers over a set of questions).
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
 }
 
 /// Per (answer, method): positions and seconds.
@@ -104,6 +108,10 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
             )
         })
         .flatten();
+    if let Some(path) = &args.plot {
+        cactus(path, &rows, &args.files)
+            .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+    }
     if args.json {
         for row in rows.values() {
             cli::write_json(out, row)?;
@@ -158,5 +166,71 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
             random_board_space()
         )?;
     }
+    Ok(())
+}
+
+/// The cactus plot of `rows`: one line per method (and one for all decided positions),
+/// point `k` at the seconds of the `k`-th fastest position it decided.
+fn cactus(
+    path: &std::path::Path,
+    rows: &BTreeMap<u64, serde_json::Value>,
+    files: &[PathBuf],
+) -> Result<(), Box<dyn std::error::Error>> {
+    use plotters::prelude::*;
+    let mut times: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for row in rows.values().filter(|r| !r["reachable"].is_null()) {
+        let seconds = row["seconds"].as_f64().unwrap_or(0.0).max(1e-5);
+        let method = row["method"].as_str().unwrap_or("-").to_string();
+        times.entry(method).or_default().push(seconds);
+        times.entry("all decided".into()).or_default().push(seconds);
+    }
+    for series in times.values_mut() {
+        series.sort_by(f64::total_cmp);
+    }
+    let most = times.values().map(Vec::len).max().unwrap_or(0).max(1) as u64;
+    let slowest = times
+        .values()
+        .flat_map(|t| t.last())
+        .fold(1.0f64, |a, &b| a.max(b));
+    let root = SVGBackend::new(path, (900, 560)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!(
+                "retro check: {} positions ({})",
+                rows.len(),
+                names.join(" ")
+            ),
+            ("sans-serif", 16),
+        )
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0..most, (1e-5f64..slowest * 2.0).log_scale())?;
+    chart
+        .configure_mesh()
+        .x_desc("positions decided")
+        .y_desc("seconds per position")
+        .draw()?;
+    for (i, (method, series)) in times.iter().enumerate() {
+        let colour = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(LineSeries::new(
+                series.iter().enumerate().map(|(k, &t)| (k as u64 + 1, t)),
+                colour.stroke_width(2),
+            ))?
+            .label(format!("{method} ({})", series.len()))
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+            });
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
     Ok(())
 }
