@@ -110,6 +110,7 @@ pub fn parse_bitboard_csv(source: &str, text: &str) -> Result<Vec<(usize, Board)
                 .any(|c| c.is_alphabetic() && !c.is_ascii_hexdigit())
         })
     };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim();
         if trimmed.is_empty() || trimmed.starts_with(['%', '#']) || (i == 0 && is_header(trimmed)) {

@@ -149,9 +149,12 @@ pub fn column(line: &str, offset: usize) -> usize {
 /// text in errors. Returns each position with its 1-based line number.
 pub fn parse_text(source: &str, text: &str) -> Result<Vec<(usize, Obf)>, ParseError> {
     let mut positions = Vec::new();
+    // A byte-order mark (as some editors write) is not part of the first line.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, line) in text.lines().enumerate() {
         let content = line.split('%').next().unwrap_or_default();
-        if content.trim().is_empty() {
+        // Comments: from `%` to the end of a line, and lines that start with `#` or `;`.
+        if content.trim().is_empty() || content.trim_start().starts_with(['#', ';']) {
             continue;
         }
         let obf = Obf::parse(line)
@@ -164,9 +167,21 @@ pub fn parse_text(source: &str, text: &str) -> Result<Vec<(usize, Obf)>, ParseEr
 /// Reads and parses an OBF file.
 pub fn read_file(path: &Path) -> Result<Vec<(usize, Obf)>, ParseError> {
     let source = path.display().to_string();
-    let text = std::fs::read_to_string(path)
+    let bytes = std::fs::read(path)
         .map_err(|e| ParseError::new(&source, 0, 0, ParseErrorKind::Io(e.to_string())))?;
-    let positions = parse_text(&source, &text)?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        let line = 1 + bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        ParseError::new(
+            &source,
+            line,
+            0,
+            ParseErrorKind::Io("not UTF-8 text".into()),
+        )
+    })?;
+    let positions = parse_text(&source, text)?;
     if positions.is_empty() {
         return Err(ParseError::new(&source, 0, 0, ParseErrorKind::Empty));
     }
@@ -179,6 +194,23 @@ mod tests {
     use crate::board::Board;
 
     const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
+
+    #[test]
+    fn comments_and_byte_order_mark_are_skipped() {
+        let text = format!("\u{feff}% suite\n# a comment\n; another\n{FFO_1}\n  # indented\n");
+        let positions = parse_text("f.obf", &text).unwrap();
+        assert_eq!(positions.len(), 1);
+        assert_eq!(positions[0].0, 4);
+    }
+
+    #[test]
+    fn non_utf8_names_the_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("latin1.obf");
+        std::fs::write(&path, [FFO_1.as_bytes(), b"\n% caf\xe9\n"].concat()).unwrap();
+        let err = read_file(&path).unwrap_err().to_string();
+        assert!(err.ends_with("latin1.obf:2: not UTF-8 text"), "{err}");
+    }
 
     #[test]
     fn ffo_line_round_trips() {
