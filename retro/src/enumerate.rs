@@ -11,6 +11,7 @@
 //! sorted temporary files.
 
 use std::io;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::LazyLock;
 
 use engine::{Bitboard, Board, Color};
@@ -138,10 +139,27 @@ impl Level {
 
     /// The next level, holding at most `limit` keys in memory at once per side.
     pub fn next(&self, convention: Convention, limit: usize) -> io::Result<Level> {
+        self.next_until(convention, limit, &AtomicBool::new(false))
+    }
+
+    /// [`Level::next`], given up (an error of kind `Interrupted`) at the next chunk of
+    /// positions once `stop` is raised: a level can take minutes.
+    pub fn next_until(
+        &self,
+        convention: Convention,
+        limit: usize,
+        stop: &AtomicBool,
+    ) -> io::Result<Level> {
         let mut builders = [SetBuilder::new(limit / 2), SetBuilder::new(limit / 2)];
         for (side, set) in self.sets.iter().enumerate() {
             let mut result = Ok(());
             set.for_each_chunk(CHUNK, |chunk| {
+                if result.is_ok() && stop.load(Relaxed) {
+                    result = Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
+                }
+                if result.is_err() {
+                    return;
+                }
                 let children: Vec<(Side, u128)> = chunk
                     .par_iter()
                     .flat_map_iter(|&k| successors(convention, &board(k), side))
@@ -211,6 +229,16 @@ impl Level {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_raised_stop_interrupts_the_next_level() {
+        let level = Level::start(Convention::Plies);
+        let err = level
+            .next_until(Convention::Plies, 1 << 20, &AtomicBool::new(true))
+            .err()
+            .expect("stopped");
+        assert_eq!(err.kind(), io::ErrorKind::Interrupted);
+    }
 
     #[test]
     fn four_symmetries_fix_the_start() {

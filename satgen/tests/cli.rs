@@ -10,6 +10,10 @@ fn satgen(args: &[&str]) -> Output {
         .expect("satgen runs")
 }
 
+fn stdout_text(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
 fn json(output: &Output) -> serde_json::Value {
     serde_json::from_slice(&output.stdout).expect("one JSON object")
 }
@@ -339,7 +343,7 @@ fn interrupted_by_ply_run_says_unknown() {
             .all(|c| c["result"] == "stopped"),
         "{answer}"
     );
-    // A single question stopped the same way: exit 130 and no answer.
+    // A single question stopped the same way: exit 130 and the answer UNKNOWN.
     let output = interrupted(&[
         "solve",
         "--mobility",
@@ -350,7 +354,7 @@ fn interrupted_by_ply_run_says_unknown() {
         &command,
     ]);
     assert_eq!(output.status.code(), Some(130));
-    assert!(output.stdout.is_empty());
+    assert!(stdout_text(&output).starts_with("UNKNOWN"), "{output:?}");
     // The wrapped `sleep`s are gone (or zombies waiting for a reaper).
     let pids = std::fs::read_to_string(pids).unwrap();
     assert_eq!(pids.lines().count(), 3, "{pids}");
@@ -378,6 +382,17 @@ fn interrupted_by_ply_run_says_unknown() {
 }
 
 /// `satgen ARGS`, sent SIGINT (as Ctrl-C does) after a second.
+/// A single solve stopped (varisat, which cannot be interrupted, is left behind): the
+/// answer UNKNOWN with the formula's size, then the interrupt's exit status.
+#[test]
+fn interrupted_solve_says_unknown() {
+    let output = interrupted(&["solve", "--mobility", "33", "--plies", "30", "--json"]);
+    assert_eq!(output.status.code(), Some(130));
+    let answer = json(&output);
+    assert_eq!(answer["result"], "UNKNOWN", "{answer}");
+    assert!(answer["variables"].as_u64().unwrap() > 0, "{answer}");
+}
+
 fn interrupted(args: &[&str]) -> Output {
     let child = Command::new(env!("CARGO_BIN_EXE_satgen"))
         .args(args)

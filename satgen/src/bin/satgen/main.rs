@@ -446,13 +446,35 @@ fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
     )? {
         Outcome::Sat(model) => Some(model),
         Outcome::Unsat => None,
-        Outcome::Stopped => return Err(Failure::Interrupted),
+        Outcome::Stopped => return stopped(&encoded.formula, start, args.json, out),
     };
     let mut answer = answer(&encoded.layout, model, q.mobility as u32, q.side, start)?;
     answer.variables = Some(encoded.formula.variables());
     answer.clauses = Some(encoded.formula.clauses());
     answer.seconds = start.elapsed().as_secs_f64();
     print(&answer, args.json, out)
+}
+
+/// After Ctrl-C or SIGTERM: the answer UNKNOWN with the formula's size and the time spent,
+/// then the interrupt's exit status.
+fn stopped(
+    formula: &satgen::formula::Formula,
+    start: Instant,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let answer = Answer {
+        result: "UNKNOWN",
+        moves: None,
+        ply: None,
+        mobility: None,
+        variables: Some(formula.variables()),
+        clauses: Some(formula.clauses()),
+        seconds: start.elapsed().as_secs_f64(),
+        cubes: None,
+    };
+    print(&answer, json, out)?;
+    Err(Failure::Interrupted)
 }
 
 /// Whether a legal game reaches `position`: SAT with the game (decoded, replayed to exactly
@@ -473,6 +495,9 @@ fn solve_target(
         |mut out| dimacs::write_target(&mut out, &question),
         stop,
     )?;
+    if let Outcome::Stopped = outcome {
+        return stopped(&question.formula, start, args.json, out);
+    }
     let answer = target_answer(&question.layout, outcome, start)?;
     let answer = Answer {
         variables: Some(question.formula.variables()),
