@@ -15,7 +15,7 @@ pub enum ParseErrorKind {
     BadSide(String),
     #[error("{0:?} is not a square (a1..h8)")]
     BadSquare(String),
-    #[error("{0:?} is not a move (a1..h8, or ps/pa for a pass)")]
+    #[error("{0:?} is not a move (a1..h8, or ps/pa/pass for a pass)")]
     BadMove(String),
     #[error("answer field {0:?} is not MOVE:SCORE")]
     BadAnswer(String),

@@ -81,6 +81,13 @@ pub fn parse_moves(text: &str) -> Result<Vec<(usize, Move)>, Spanned> {
             Some((_, second)) => [first, second].iter().collect(),
             None => first.to_string(),
         };
+        // A pass written out in full ("f5 pass d6") is "pa" followed by "ss".
+        if token.eq_ignore_ascii_case("pa") {
+            let mut ahead = rest.clone().map(|(_, c)| c.to_ascii_lowercase());
+            if ahead.next() == Some('s') && ahead.next() == Some('s') {
+                rest.nth(1);
+            }
+        }
         moves.push((offset, token.parse().map_err(|e| (offset, e))?));
     }
     Ok(moves)
@@ -96,6 +103,14 @@ mod tests {
     use super::*;
     use crate::error::ParseErrorKind;
     use rand::{rngs::SmallRng, SeedableRng};
+
+    #[test]
+    fn pass_may_be_written_out() {
+        let moves = parse_moves("f5 PASS d6 ps pa").unwrap();
+        let kinds: Vec<bool> = moves.iter().map(|(_, m)| *m == Move::Pass).collect();
+        assert_eq!(kinds, [false, true, false, true, true]);
+        assert_eq!(moves[2].0, 8);
+    }
 
     #[test]
     fn replays_and_formats() {

@@ -11,8 +11,7 @@ use crate::position::Position;
 /// cannot arise in a game is an error; a move list returns the game it plays.
 pub fn parse_position(source: &str, text: &str) -> Result<(Obf, Option<Game>), ParseError> {
     let located = |offset, kind| ParseError::new(source, 1, obf::column(text, offset), kind);
-    let first_word = text.split_whitespace().next().unwrap_or_default();
-    if first_word.chars().count() == 64 {
+    if looks_like_obf(text) {
         let obf = Obf::parse(text).map_err(|(offset, kind)| located(offset, kind))?;
         check_possible(source, 1, &obf)?;
         Ok((obf, None))
@@ -20,6 +19,13 @@ pub fn parse_position(source: &str, text: &str) -> Result<(Obf, Option<Game>), P
         let game = Game::replay(Position::START, text).map_err(|(o, kind)| located(o, kind))?;
         Ok((Obf::new(*game.last()), Some(game)))
     }
+}
+
+/// Whether `text` is meant as an OBF line: its first word has the 64 squares (perhaps
+/// with the side to move attached, and a `;`).
+fn looks_like_obf(text: &str) -> bool {
+    let first_word = text.split_whitespace().next().unwrap_or_default();
+    matches!(first_word.trim_end_matches(';').chars().count(), 64 | 65)
 }
 
 /// What a command-line argument that takes a position or a file names.
@@ -58,8 +64,7 @@ pub fn position_or_file(source: &str, text: &str) -> Result<PositionOrFile, Pars
 /// Reads `text` as [`parse_position`] does but without calling an unreachable position an
 /// error: for the tools whose answer that is (retro, satgen's reachability questions).
 pub fn parse_any_position(source: &str, text: &str) -> Result<Position, ParseError> {
-    let first_word = text.split_whitespace().next().unwrap_or_default();
-    if first_word.chars().count() == 64 {
+    if looks_like_obf(text) {
         let obf = Obf::parse(text).map_err(|(offset, kind)| {
             ParseError::new(source, 1, obf::column(text, offset), kind)
         })?;
@@ -195,7 +200,7 @@ mod tests {
         let err = parse_position("--board", "f5 d6 z9").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "--board:1:7: \"z9\" is not a move (a1..h8, or ps/pa for a pass)"
+            "--board:1:7: \"z9\" is not a move (a1..h8, or ps/pa/pass for a pass)"
         );
         let empty_centre = format!("{} X", "-".repeat(64));
         let err = parse_position("--board", &empty_centre).unwrap_err();

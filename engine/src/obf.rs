@@ -42,9 +42,16 @@ impl Obf {
     pub fn parse(line: &str) -> Result<Obf, Spanned> {
         let line = line.split('%').next().unwrap_or_default();
         let start = line.len() - line.trim_start().len();
-        let board_end = line[start..]
-            .find(char::is_whitespace)
+        let mut board_end = line[start..]
+            .find(|c: char| c.is_whitespace() || c == ';')
             .map_or(line.len(), |i| start + i);
+        // The side attached without a space ("...-OX X" pasted as "...-OXX"): 64 squares,
+        // then the side.
+        if let Some((i, _)) = line[start..board_end].char_indices().nth(64) {
+            if line[start..board_end].chars().count() == 65 {
+                board_end = start + i;
+            }
+        }
         let board = &line[start..board_end];
         let (mut black, mut white) = (0u64, 0u64);
         let mut count = 0;
@@ -194,6 +201,16 @@ mod tests {
     use crate::board::Board;
 
     const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
+
+    #[test]
+    fn side_attached_to_the_board_is_read() {
+        let (board, rest) = FFO_1.split_once(' ').unwrap();
+        let attached: Obf = format!("{board}{rest}").parse().unwrap();
+        assert_eq!(attached, FFO_1.parse::<Obf>().unwrap());
+        let bare: Obf = format!("{board}X").parse().unwrap();
+        assert_eq!(bare.position, attached.position);
+        assert!(format!("{board}XX").parse::<Obf>().is_err());
+    }
 
     #[test]
     fn comments_and_byte_order_mark_are_skipped() {
