@@ -106,7 +106,8 @@ pub fn write_json(out: &mut impl Write, value: &impl serde::Serialize) -> Result
 /// Where the positions of a batch command come from, and which of them this run takes.
 #[derive(clap::Args, Debug)]
 pub struct PositionArgs {
-    /// OBF file of positions (answers like "; G8:+18;" are checked).
+    /// OBF file of positions (answers like "; G8:+18;" are checked); `-` reads standard
+    /// input.
     #[arg(required_unless_present = "board", conflicts_with = "board")]
     pub file: Option<PathBuf>,
     /// One position: an OBF line or a move list.

@@ -171,11 +171,16 @@ pub fn parse_text(source: &str, text: &str) -> Result<Vec<(usize, Obf)>, ParseEr
     Ok(positions)
 }
 
-/// Reads and parses an OBF file.
+/// Reads and parses an OBF file (`-`: standard input).
 pub fn read_file(path: &Path) -> Result<Vec<(usize, Obf)>, ParseError> {
     let source = path.display().to_string();
-    let bytes = std::fs::read(path)
-        .map_err(|e| ParseError::new(&source, 0, 0, ParseErrorKind::Io(e.to_string())))?;
+    let bytes = if path == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).map(|_| bytes)
+    } else {
+        std::fs::read(path)
+    }
+    .map_err(|e| ParseError::new(&source, 0, 0, ParseErrorKind::Io(e.to_string())))?;
     let text = std::str::from_utf8(&bytes).map_err(|e| {
         let line = 1 + bytes[..e.valid_up_to()]
             .iter()

@@ -601,3 +601,22 @@ fn match_sides_differ_in_depth_and_selectivity() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("ProbCut level"));
 }
+
+/// `-` reads the positions from standard input.
+#[test]
+fn solve_reads_standard_input() {
+    use std::io::Write as _;
+    let first = std::fs::read_to_string(problems("fforum-1-19.obf")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(["solve", "-", "--hash-mb", "16"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let line = first.lines().find(|l| !l.starts_with('%')).unwrap();
+    writeln!(child.stdin.take().unwrap(), "{line}").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let table = stdout(&output);
+    assert!(table.contains("   1      14   +18"), "{table}");
+}

@@ -84,7 +84,8 @@ pub struct ReachArgs {
 
 #[derive(clap::Args)]
 pub struct CheckArgs {
-    /// OBF file, or CSV of hexadecimal bitboards `player,opponent`.
+    /// OBF file (`-`: standard input), or CSV of hexadecimal bitboards
+    /// `player,opponent` (a name ending in .csv).
     file: PathBuf,
     /// Take only positions I, I+N, I+2N... (1-based), for clusters.
     #[arg(long, value_name = "I/N", value_parser = cli::parse_shard)]
