@@ -215,11 +215,16 @@ fn cactus(
         .draw()?;
     for (i, (method, series)) in times.iter().enumerate() {
         let colour = Palette99::pick(i).to_rgba();
+        // At most about 2,000 points a line (every k-th by rank, and the last): a file of
+        // 10^5 positions would otherwise give megabytes of SVG for the same curve.
+        let step = series.len().div_ceil(2000).max(1);
+        let points = series
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| k % step == 0 || k + 1 == series.len())
+            .map(|(k, &t)| (k as u64 + 1, t));
         chart
-            .draw_series(LineSeries::new(
-                series.iter().enumerate().map(|(k, &t)| (k as u64 + 1, t)),
-                colour.stroke_width(2),
-            ))?
+            .draw_series(LineSeries::new(points, colour.stroke_width(2)))?
             .label(format!("{method} ({})", series.len()))
             .legend(move |(x, y)| {
                 PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
