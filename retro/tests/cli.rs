@@ -60,6 +60,16 @@ fn maxmob_json() {
     );
 }
 
+/// The table output ends with a newline (a shell prompt does not land on the diagram).
+#[test]
+fn maxmob_table_ends_with_a_newline() {
+    let output = retro(&["maxmob", "--plies", "2"]);
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.starts_with("within 2 plies: mobility"), "{text}");
+    assert!(text.ends_with('\n'), "{text:?}");
+}
+
 /// Usage errors: clap's whole message (what is wrong, then the usage), exit status 2.
 #[test]
 fn bad_arguments_show_the_usage_and_exit_2() {

@@ -264,7 +264,7 @@ fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
             },
             found.witness.len()
         )?;
-        write!(out, "{}", engine::display::Diagram(&found.position))?;
+        writeln!(out, "{}", engine::display::Diagram(&found.position))?;
     }
     Ok(())
 }
