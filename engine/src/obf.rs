@@ -47,10 +47,9 @@ impl Obf {
             .map_or(line.len(), |i| start + i);
         // The side attached without a space ("...-OX X" pasted as "...-OXX"): 64 squares,
         // then the side.
-        if let Some((i, _)) = line[start..board_end].char_indices().nth(64) {
-            if line[start..board_end].chars().count() == 65 {
-                board_end = start + i;
-            }
+        let word = &line[start..board_end];
+        if word.chars().count() == 65 {
+            board_end = start + word.char_indices().nth(64).map_or(0, |(i, _)| i);
         }
         let board = &line[start..board_end];
         let (mut black, mut white) = (0u64, 0u64);

@@ -45,47 +45,6 @@ struct Flip {
     black: bool,
 }
 
-/// The order of play between discs outside the centre: a variable per pair that can come
-/// either way, a constant where the placement closure decides it.
-struct Order {
-    /// Per square, the discs that can be on the board before it is played.
-    before: [u64; 64],
-    placed: u64,
-    pairs: HashMap<(usize, usize), Lit>,
-}
-
-impl Order {
-    /// "`a` is on the board before `b` is played" (`b` outside the centre).
-    fn precedes(&mut self, f: &mut Formula, a: Square, b: Square) -> Lit {
-        let (i, j) = (a.index(), b.index());
-        if a == b || self.before[j] & a.bit() == 0 {
-            return f.constant(false);
-        }
-        if self.placed & a.bit() == 0 || self.before[i] & b.bit() == 0 {
-            return f.constant(true);
-        }
-        let lit = *self
-            .pairs
-            .entry((i.min(j), i.max(j)))
-            .or_insert_with(|| f.lit());
-        if i < j {
-            lit
-        } else {
-            !lit
-        }
-    }
-}
-
-/// A clause with constants folded: nothing if one literal is true.
-fn clause(f: &mut Formula, lits: &[Lit]) {
-    let truth = f.constant(true);
-    if lits.contains(&truth) {
-        return;
-    }
-    let kept: Vec<Lit> = lits.iter().copied().filter(|&l| l != !truth).collect();
-    f.clause(&kept);
-}
-
 /// The accounting question for `position` (its discs; the side to move plays no part).
 pub fn encode_accounting(position: &Position) -> Formula {
     let (black_now, white_now) = position.discs();
@@ -93,19 +52,19 @@ pub fn encode_accounting(position: &Position) -> Formula {
     let start_black = Position::START.discs().0;
     let mut f = Formula::new();
     let placed = occupied & !CENTRE;
-    let mut order = Order {
-        before: [0; 64],
-        placed,
-        pairs: HashMap::new(),
-    };
+    // Per square, the discs that can be on the board before it is played.
+    let mut before = [0u64; 64];
     for s in Bitboard(placed) {
         let without = occupied & !s.bit();
         let rounds = placement_rounds(without);
         let after = Bitboard(without)
             .filter(|w| rounds[w.index()] == usize::MAX)
             .fold(0, |acc, w| acc | w.bit());
-        order.before[s.index()] = without & !after;
+        before[s.index()] = without & !after;
     }
+    // Which of two discs that can each be placed before the other came first: one
+    // variable per such pair, true when the lower square came first.
+    let mut first: HashMap<(usize, usize), Lit> = HashMap::new();
     // Whether each disc was placed (or started) black.
     let black_first: Vec<Lit> = Square::all()
         .map(|q| {
@@ -133,13 +92,19 @@ pub fn encode_accounting(position: &Position) -> Formula {
                 let mut runs = Vec::new();
                 let mut line = Vec::new();
                 let mut next = s.step(d);
-                while let Some(sq) = next.filter(|sq| order.before[s.index()] & sq.bit() != 0) {
+                while let Some(sq) = next.filter(|sq| before[s.index()] & sq.bit() != 0) {
                     if !line.is_empty() {
                         let run = f.lit();
                         f.clause(&[!run, has_colour(black, s)]);
+                        // The run's discs came before `s`: said only where the order
+                        // could go either way.
                         for &r in line.iter().chain([&sq]) {
-                            let first = order.precedes(&mut f, r, s);
-                            clause(&mut f, &[!run, first]);
+                            if placed & r.bit() != 0 && before[r.index()] & s.bit() != 0 {
+                                let (i, j) = (r.index(), s.index());
+                                let pair =
+                                    *first.entry((i.min(j), i.max(j))).or_insert_with(|| f.lit());
+                                f.clause(&[!run, if i < j { pair } else { !pair }]);
+                            }
                         }
                         let flip = Flip { run, black };
                         for r in &line {

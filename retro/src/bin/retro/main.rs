@@ -218,18 +218,13 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
         if count.level >= last || count.positions == 0 {
             return Ok(());
         }
-        let interrupted = |level: u32| {
-            eprintln!(
-                "retro: interrupted while counting {label} {level}; the rows above are complete"
-            );
-            Failure::Interrupted
-        };
-        if stop.load(std::sync::atomic::Ordering::Relaxed) {
-            return Err(interrupted(count.level + 1));
-        }
         level = match pool.install(|| level.next_until(convention, limit, &stop)) {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
-                return Err(interrupted(count.level + 1))
+                eprintln!(
+                    "retro: interrupted while counting {label} {}; the rows above are complete",
+                    count.level + 1
+                );
+                return Err(Failure::Interrupted);
             }
             next => next?,
         };

@@ -1,7 +1,7 @@
 //! `retro merge`: the JSON of `retro check --shard I/N` runs put back together, counted by
 //! answer and method, and for random boards the estimate of the number of legal positions.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -40,8 +40,8 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
             args.confidence
         )));
     }
-    let mut rows: BTreeMap<u64, serde_json::Value> = BTreeMap::new();
-    let mut seen: HashMap<u64, String> = HashMap::new();
+    // Per position: its row, and where it was read (file:line).
+    let mut read: BTreeMap<u64, (serde_json::Value, String)> = BTreeMap::new();
     let mut shards = Vec::new();
     let mut interrupted = Vec::new();
     let mut seconds = 0.0;
@@ -71,14 +71,16 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
             if !value["reachable"].is_boolean() && !value["reachable"].is_null() {
                 return Err(bad("not a row of `retro check --json` (no answer)"));
             }
-            if let Some(other) = seen.insert(index, format!("{source}:{}", n + 1)) {
+            if let Some((_, other)) = read.get(&index) {
                 return Err(bad(&format!(
                     "position {index} is also answered at {other}"
                 )));
             }
-            rows.insert(index, value);
+            read.insert(index, (value, format!("{source}:{}", n + 1)));
         }
     }
+    let rows: BTreeMap<u64, serde_json::Value> =
+        read.into_iter().map(|(i, (row, _))| (i, row)).collect();
     let mut tally = Tally::new();
     let mut counts = [0u64; 3];
     for row in rows.values() {
