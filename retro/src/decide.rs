@@ -7,8 +7,12 @@
 //! backward search to the forward frontier ([`crate::reach`], exhaustive: its "no" is a
 //! complete search) and SAT solvers on satgen's real-rules question ([`satgen::target`],
 //! complete over every number of passes). The first answer wins and stops the others. Every
-//! "yes" carries a witness game replayed by the core before it is returned.
+//! "yes" carries a witness game replayed by the core before it is returned; a SAT "no"
+//! carries the solver's proof, checked before it is returned, where the solver writes one
+//! that satgen checks (CaDiCaL 1.9 and later: LRAT; varisat: its own), and says so where
+//! it does not (Kissat).
 
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -126,6 +130,8 @@ pub struct Decision {
     pub certificate: Option<String>,
     /// The solver that answered (SAT).
     pub solver: Option<String>,
+    /// The proof file of a SAT "no", kept where [`decide`] was asked to keep it.
+    pub proof: Option<PathBuf>,
     /// Positions the backward search visited.
     pub nodes: u64,
     pub seconds: f64,
@@ -145,6 +151,7 @@ struct Found {
     witness: Option<Vec<Move>>,
     certificate: Option<String>,
     solver: Option<String>,
+    proof: Option<PathBuf>,
 }
 
 /// The cheap part of [`decide`]: the refutations, the flip accounting, then the backward search with at most
@@ -163,6 +170,7 @@ pub fn quick(
             witness: found.witness,
             certificate: found.certificate,
             solver: None,
+            proof: None,
             nodes,
             seconds: start.elapsed().as_secs_f64(),
         })
@@ -175,6 +183,7 @@ pub fn quick(
                 witness: None,
                 certificate: Some(why),
                 solver: None,
+                proof: None,
             },
             0,
         );
@@ -192,6 +201,7 @@ pub fn quick(
                     refuted.proof.len()
                 )),
                 solver: None,
+                proof: None,
             },
             0,
         );
@@ -221,17 +231,23 @@ fn backward_found(result: &crate::reach::Reach) -> Found {
         }),
         witness: result.witness.clone(),
         solver: None,
+        proof: None,
     }
 }
 
 /// Decides `position`: [`quick`], then the race. `interrupt` (Ctrl-C) stops the race as
 /// the time limit does: the answer is then `reachable: None`. An external solver that
 /// cannot be run is an error, unless another racer answered.
+///
+/// `keep`: where a SAT "no" leaves its question and checked proof (`KEEP.cnf` with
+/// `KEEP.lrat` or `KEEP.varisat`); given, only a checked proof answers "no" (Kissat's
+/// UNSAT is not taken). Without it the proofs are checked and dropped.
 pub fn decide(
     frontier: &Frontier,
     position: &Position,
     options: &Options,
     interrupt: &AtomicBool,
+    keep: Option<&Path>,
 ) -> Result<Decision, String> {
     let start = Instant::now();
     if let Some(decision) = quick(frontier, position, options, interrupt) {
@@ -276,6 +292,10 @@ pub fn decide(
     let questions: [OnceLock<Target>; 3] = Default::default();
     // Solvers that failed to run (a missing program): never tried again.
     let broken: Vec<AtomicBool> = solvers.iter().map(|_| AtomicBool::new(false)).collect();
+    let lrat: Vec<bool> = solvers
+        .iter()
+        .map(|s| matches!(s, SatSolver::Command(c) if satgen::solve::lrat_solver(c).is_ok()))
+        .collect();
     let sat_run = |k: usize| {
         let seed = k / runs_per_seed + 1;
         let index = k / parts.len() % solvers.len();
@@ -294,13 +314,28 @@ pub fn decide(
         let target = questions[part].get_or_init(|| encode_target(position, parts[part]));
         let stop = || done.load(Relaxed);
         let command = solver.command(seed);
+        let dimacs =
+            |mut out: &mut dyn std::io::Write| satgen::dimacs::write_target(&mut out, target);
+        // The whole question's UNSAT is an answer: it comes with a proof where the solver
+        // writes one (LRAT in a scratch directory; varisat's in memory).
+        let scratch = match tempfile::tempdir() {
+            Ok(dir) => dir,
+            Err(e) => return errors.lock().expect("no panics").push(e.to_string()),
+        };
+        let lrat_files = (scratch.path().join("q.cnf"), scratch.path().join("q.lrat"));
+        let mut varisat_proof = None;
         let outcome = match &command {
+            None if whole => {
+                satgen::solve::varisat_with_proof(&target.formula, stop).map(|(outcome, proof)| {
+                    varisat_proof = proof;
+                    outcome
+                })
+            }
             None => satgen::solve::embedded(Embedded::Varisat, &target.formula, stop),
-            Some(command) => satgen::solve::external(
-                command,
-                |mut out| satgen::dimacs::write_target(&mut out, target),
-                stop,
-            ),
+            Some(command) if whole && lrat[index] => {
+                satgen::solve::external_lrat(command, dimacs, &lrat_files.0, &lrat_files.1, stop)
+            }
+            Some(command) => satgen::solve::external(command, dimacs, stop),
         };
         let name = command.unwrap_or_else(|| solver.name());
         let label = match part {
@@ -316,6 +351,7 @@ pub fn decide(
                     witness: Some(witness),
                     certificate: None,
                     solver: Some(format!("{name}{label}")),
+                    proof: None,
                 }),
                 Err(e) => errors
                     .lock()
@@ -329,17 +365,48 @@ pub fn decide(
                     refuted.store(true, Relaxed);
                 }
             }
-            Ok(Outcome::Unsat) => settle(Found {
-                reachable: false,
-                method: Method::Sat,
-                witness: None,
-                certificate: Some(format!(
-                    "UNSAT by {name} on the real-rules question ({} variables, {} clauses; no proof kept)",
+            Ok(Outcome::Unsat) => {
+                let size = format!(
+                    "{} variables, {} clauses",
                     target.formula.variables(),
                     target.formula.clauses()
-                )),
-                solver: Some(name),
-            }),
+                );
+                let checked = if let Some(proof) = &varisat_proof {
+                    certify_varisat(target, proof, keep)
+                } else if lrat[index] {
+                    certify_lrat(&lrat_files.0, &lrat_files.1, keep)
+                } else {
+                    Ok(None)
+                };
+                match checked {
+                    Ok(Some((words, proof))) => settle(Found {
+                        reachable: false,
+                        method: Method::Sat,
+                        witness: None,
+                        certificate: Some(format!(
+                            "UNSAT by {name} on the real-rules question ({size}); {words}"
+                        )),
+                        solver: Some(name),
+                        proof,
+                    }),
+                    // No proof: an answer only where none was asked to be kept.
+                    Ok(None) if keep.is_none() => settle(Found {
+                        reachable: false,
+                        method: Method::Sat,
+                        witness: None,
+                        certificate: Some(format!(
+                            "UNSAT by {name} on the real-rules question ({size}; it writes no proof that is checked)"
+                        )),
+                        solver: Some(name),
+                        proof: None,
+                    }),
+                    Ok(None) => {}
+                    Err(e) => errors
+                        .lock()
+                        .expect("no panics")
+                        .push(format!("{name}: UNSAT not taken, its proof is rejected: {e}")),
+                }
+            }
             Ok(Outcome::Stopped) => {}
             Err(e) => {
                 broken[index].store(true, Relaxed);
@@ -422,6 +489,7 @@ pub fn decide(
                 "time limit".into()
             }),
             solver: None,
+            proof: None,
             nodes,
             seconds,
         });
@@ -444,9 +512,65 @@ pub fn decide(
         witness: found.witness,
         certificate: found.certificate,
         solver: found.solver,
+        proof: found.proof,
         nodes,
         seconds,
     })
+}
+
+/// What a checked proof adds to a certificate, and where it was kept.
+type Certified = Option<(String, Option<PathBuf>)>;
+
+/// Checks varisat's proof of the question; with `keep`, writes KEEP.cnf and KEEP.varisat.
+fn certify_varisat(
+    target: &Target,
+    proof: &[u8],
+    keep: Option<&Path>,
+) -> Result<Certified, String> {
+    let start = Instant::now();
+    satgen::proof::check(&target.formula, proof)?;
+    let words = format!(
+        "varisat proof of {} bytes checked in {:.2} s",
+        proof.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let Some(keep) = keep else {
+        return Ok(Some((words, None)));
+    };
+    let (cnf, kept) = (keep.with_extension("cnf"), keep.with_extension("varisat"));
+    let failed = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
+    let mut file =
+        std::io::BufWriter::new(std::fs::File::create(&cnf).map_err(|e| failed(&cnf, e))?);
+    satgen::dimacs::write_target(&mut file, target)
+        .and_then(|()| std::io::Write::flush(&mut file))
+        .map_err(|e| failed(&cnf, e))?;
+    std::fs::write(&kept, proof).map_err(|e| failed(&kept, e))?;
+    Ok(Some((words, Some(kept))))
+}
+
+/// Checks the LRAT proof the solver left beside the CNF; with `keep`, moves both to
+/// KEEP.cnf and KEEP.lrat.
+fn certify_lrat(cnf: &Path, proof: &Path, keep: Option<&Path>) -> Result<Certified, String> {
+    let start = Instant::now();
+    satgen::proof::check_files(cnf, proof)?;
+    let bytes = std::fs::metadata(proof)
+        .map(|m| m.len())
+        .unwrap_or_default();
+    let words = format!(
+        "LRAT proof of {bytes} bytes checked in {:.2} s",
+        start.elapsed().as_secs_f64()
+    );
+    let Some(keep) = keep else {
+        return Ok(Some((words, None)));
+    };
+    let kept = keep.with_extension("lrat");
+    for (from, to) in [(cnf, keep.with_extension("cnf")), (proof, kept.clone())] {
+        // A rename where the scratch directory shares the file system, else a copy.
+        if std::fs::rename(from, &to).is_err() {
+            std::fs::copy(from, &to).map_err(|e| format!("{}: {e}", to.display()))?;
+        }
+    }
+    Ok(Some((words, Some(kept))))
 }
 
 #[cfg(test)]

@@ -288,7 +288,7 @@ fn random_boards_are_checked_and_most_refuted_cheaply() {
     assert_eq!(summary["positions"], 200);
     // Each accounting answer's proof is on disk and checks against its CNF.
     for row in rows.iter().filter(|r| r["method"] == "accounting") {
-        let proof = std::path::PathBuf::from(row["proof"].as_str().unwrap());
+        let proof = std::path::PathBuf::from(row["proofs"][0].as_str().unwrap());
         let cnf = proof.with_extension("cnf");
         let open = |p: &std::path::Path| std::fs::File::open(p).unwrap();
         assert_eq!(
@@ -372,4 +372,53 @@ fn merge_puts_shards_back_together() {
     let err = String::from_utf8(output.stderr).unwrap();
     assert!(err.contains("is also answered at"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// Stand-ins for Kissat (no proof) and CaDiCaL (LRAT, here a false one) that answer UNSAT
+/// to every question, on a reachable position: without `--proof` Kissat's word is taken
+/// and the certificate says it has no proof; with `--proof DIR` it is not taken, and the
+/// false LRAT proof is never taken: UNKNOWN at the time limit, never UNREACHABLE.
+#[test]
+fn unsat_without_a_checked_proof_is_not_taken_under_proof() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = |name: &str, version: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(
+            &path,
+            format!(
+                "#!/bin/sh\n[ \"$1\" = --version ] && {{ echo {version}; exit 0; }}\n\
+                 for a; do last=$a; done\n\
+                 case $last in *.lrat) echo '9999999 0 1 0' > \"$last\" ;; esac\n\
+                 echo 's UNSATISFIABLE'\n"
+            ),
+        )
+        .unwrap();
+        let mut permissions = std::fs::metadata(&path).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+        std::fs::set_permissions(&path, permissions).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let kissat = script("kissat", "4.0.4");
+    let cadical = script("cadical", "2.2.1");
+    let position = retro::sample::random_game_positions(40, 1, 3)[0];
+    let obf = engine::Obf::new(position).to_string();
+    let proofs = dir.path().join("proofs");
+    let run = |solver: &str, extra: &[&str]| {
+        let limit = ["--time-limit", "2", "--json"];
+        let output = retro(&[&reach_by_sat(&obf, solver)[..], &limit, extra].concat());
+        assert!(output.status.success(), "{output:?}");
+        json_lines(&output).remove(0)
+    };
+    let row = run(&kissat, &[]);
+    assert_eq!(row["reachable"], false);
+    assert!(row["certificate"]
+        .as_str()
+        .unwrap()
+        .contains("writes no proof"));
+    let with_proofs = ["--proof", proofs.to_str().unwrap()];
+    for solver in [&kissat, &cadical] {
+        let row = run(solver, &with_proofs);
+        assert!(row["reachable"].is_null(), "{solver}: {row}");
+        assert_eq!(row["proofs"], serde_json::json!([]));
+    }
 }

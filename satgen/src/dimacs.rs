@@ -100,7 +100,7 @@ pub fn write_accounting(out: &mut impl Write, target: &Position, f: &Formula) ->
 }
 
 /// The `p cnf` line and the clauses, then `units` as unit clauses.
-fn write_clauses(out: &mut impl Write, f: &Formula, units: &[Lit]) -> io::Result<()> {
+pub fn write_clauses(out: &mut impl Write, f: &Formula, units: &[Lit]) -> io::Result<()> {
     writeln!(out, "p cnf {} {}", f.variables(), f.clauses() + units.len())?;
     let mut line = String::new();
     for clause in f.cnf.iter() {

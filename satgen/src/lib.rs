@@ -19,6 +19,7 @@ pub mod decode;
 pub mod dimacs;
 pub mod encode;
 pub mod formula;
+pub mod lrat;
 pub mod proof;
 pub mod solve;
 pub mod target;

@@ -1,10 +1,11 @@
-//! Proofs of unsatisfiability from the embedded solver, and their check. varisat writes a
-//! proof in its own format as it solves (each learnt clause with the clauses it follows
-//! from); varisat's checker, a separate module, re-derives every step by unit propagation
-//! from the formula's clauses and the steps before it, and accepts the proof only if it
-//! reaches the empty clause.
+//! Proofs of unsatisfiability and their check, in the two formats satgen produces. varisat
+//! (embedded) writes a proof in its own format as it solves (each learnt clause with the
+//! clauses it follows from); varisat's checker, a separate module, re-derives every step by
+//! unit propagation from the formula's clauses and the steps before it, and accepts the
+//! proof only if it reaches the empty clause. CaDiCaL (external) writes LRAT, which
+//! [`crate::lrat`] checks.
 
-use std::io::Read;
+use std::io::{BufRead, BufReader, Read};
 
 use varisat::checker::{Checker, ProofTranscriptProcessor, ProofTranscriptStep};
 use varisat::ExtendFormula;
@@ -15,26 +16,39 @@ fn to_varisat(l: rustsat::types::Lit) -> varisat::Lit {
     varisat::Lit::from_dimacs(l.to_ipasir() as isize)
 }
 
-/// Solves `formula` with varisat writing a proof: the proof (varisat's format) if it is
-/// unsatisfiable, `None` if it has a model.
-pub fn refute(formula: &Formula) -> Option<Vec<u8>> {
+/// Solves `formula` with varisat writing a proof: a model (value per variable, index 0 =
+/// variable 1) if it is satisfiable, else the proof (varisat's format).
+pub fn solve(formula: &Formula) -> Result<Vec<bool>, Vec<u8>> {
     let mut proof = Vec::new();
-    let unsat = {
-        let mut solver = varisat::Solver::new();
-        solver.write_proof(&mut proof, varisat::ProofFormat::Varisat);
-        let mut clause = Vec::new();
-        for c in formula.cnf.iter() {
-            clause.clear();
-            clause.extend(c.iter().map(|&l| to_varisat(l)));
-            solver.add_clause(&clause);
+    let mut solver = varisat::Solver::new();
+    solver.write_proof(&mut proof, varisat::ProofFormat::Varisat);
+    let mut clause = Vec::new();
+    for c in formula.cnf.iter() {
+        clause.clear();
+        clause.extend(c.iter().map(|&l| to_varisat(l)));
+        solver.add_clause(&clause);
+    }
+    let sat = solver
+        .solve()
+        .expect("varisat writing to memory does not fail");
+    if sat {
+        let mut values = vec![false; formula.variables() as usize];
+        for l in solver.model().expect("a model after SAT") {
+            if let Some(v) = values.get_mut(l.var().index()) {
+                *v = l.is_positive();
+            }
         }
-        let sat = solver
-            .solve()
-            .expect("varisat writing to memory does not fail");
-        solver.close_proof().expect("a proof in memory closes");
-        !sat
-    };
-    unsat.then_some(proof)
+        return Ok(values);
+    }
+    solver.close_proof().expect("a proof in memory closes");
+    drop(solver);
+    Err(proof)
+}
+
+/// The proof that `formula` is unsatisfiable (varisat's format), or `None` if it has a
+/// model.
+pub fn refute(formula: &Formula) -> Option<Vec<u8>> {
+    solve(formula).err()
 }
 
 /// Records whether the checked proof derived the empty clause.
@@ -98,6 +112,55 @@ pub fn check_dimacs(cnf: impl Read, proof: impl Read) -> Result<(), String> {
     )
 }
 
+/// The proof formats satgen checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// varisat's own (the embedded solver's).
+    Varisat,
+    /// LRAT, text or binary (CaDiCaL 1.9 and later with `--lrat`).
+    Lrat,
+}
+
+impl Format {
+    /// Told apart by the first byte: varisat's step codes are numbers below 32, binary
+    /// LRAT begins with a step letter (`a`, `d`), text LRAT with a digit or a comment.
+    pub fn detect(first: u8) -> Format {
+        if first < 32 && !first.is_ascii_whitespace() {
+            Format::Varisat
+        } else {
+            Format::Lrat
+        }
+    }
+}
+
+/// Checks the proof file against the CNF file (either format): the format, or the first
+/// step that fails.
+pub fn check_files(cnf: &std::path::Path, proof: &std::path::Path) -> Result<Format, String> {
+    let open = |path: &std::path::Path| {
+        std::fs::File::open(path)
+            .map(BufReader::new)
+            .map_err(|e| format!("{}: {e}", path.display()))
+    };
+    check_any(open(cnf)?, open(proof)?)
+}
+
+/// Checks a proof in either format against a DIMACS CNF: the format, or the first step
+/// that fails.
+pub fn check_any(cnf: impl Read, proof: impl Read) -> Result<Format, String> {
+    let mut proof = BufReader::new(proof);
+    let first = proof
+        .fill_buf()
+        .map_err(|e| e.to_string())?
+        .first()
+        .copied();
+    match first.map(Format::detect) {
+        None => Err("the proof is empty".into()),
+        Some(Format::Varisat) => check_dimacs(cnf, proof).map(|()| Format::Varisat),
+        Some(Format::Lrat) => crate::lrat::check(cnf, proof).map(|_| Format::Lrat),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,5 +203,13 @@ mod tests {
         assert!(check(&weaker, &proof).is_err());
         // Satisfiable: no proof.
         assert_eq!(refute(&Formula::new()), None);
+        // Told apart from LRAT by content.
+        let mut cnf = Vec::new();
+        crate::dimacs::write_clauses(&mut cnf, &formula, &[]).unwrap();
+        assert_eq!(check_any(&cnf[..], &proof[..]), Ok(Format::Varisat));
+        assert!(check_any(&cnf[..], &b"1 0 1 0\n"[..])
+            .unwrap_err()
+            .contains("line 1"));
+        assert!(check_any(&cnf[..], &b""[..]).is_err());
     }
 }

@@ -1,9 +1,10 @@
 //! Solving a question in process (varisat always; CaDiCaL and Kissat through rustsat's
 //! bindings when built with the cargo features `cadical`, `kissat`) or with an external
-//! DIMACS solver run on a file; each can be stopped midway (another cube answered, Ctrl-C):
+//! DIMACS solver run on a file (CaDiCaL writing an LRAT proof when asked); each can be stopped midway (another cube answered, Ctrl-C):
 //! interrupted, killed, or for varisat abandoned on its thread.
 
 use std::io::{BufWriter, Write};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -73,16 +74,45 @@ pub fn embedded(
 /// holds (it keeps its core until it finishes or the process ends, as `solve --by-ply`
 /// does right after an answer).
 fn varisat_until(formula: &Formula, stop: impl Fn() -> bool) -> Result<Outcome, String> {
-    use std::sync::mpsc::{channel, RecvTimeoutError};
     let formula = formula.clone();
+    Ok(
+        on_thread(move || varisat(&formula), stop)?.map_or(Outcome::Stopped, |model| {
+            model.map_or(Outcome::Unsat, Outcome::Sat)
+        }),
+    )
+}
+
+/// varisat writing its proof as it solves (see [`crate::proof`]): the outcome, and the
+/// proof when it is UNSAT.
+pub fn varisat_with_proof(
+    formula: &Formula,
+    stop: impl Fn() -> bool,
+) -> Result<(Outcome, Option<Vec<u8>>), String> {
+    let formula = formula.clone();
+    Ok(
+        match on_thread(move || crate::proof::solve(&formula), stop)? {
+            None => (Outcome::Stopped, None),
+            Some(Ok(model)) => (Outcome::Sat(model), None),
+            Some(Err(proof)) => (Outcome::Unsat, Some(proof)),
+        },
+    )
+}
+
+/// Runs `job` on a thread of its own: its result, or `None` once `stop` holds first (the
+/// thread is abandoned).
+fn on_thread<T: Send + 'static>(
+    job: impl FnOnce() -> T + Send + 'static,
+    stop: impl Fn() -> bool,
+) -> Result<Option<T>, String> {
+    use std::sync::mpsc::{channel, RecvTimeoutError};
     let (sender, receiver) = channel();
     std::thread::spawn(move || {
-        let _ = sender.send(varisat(&formula));
+        let _ = sender.send(job());
     });
     loop {
         match receiver.recv_timeout(POLL) {
-            Ok(model) => return Ok(model.map_or(Outcome::Unsat, Outcome::Sat)),
-            Err(RecvTimeoutError::Timeout) if stop() => return Ok(Outcome::Stopped),
+            Ok(result) => return Ok(Some(result)),
+            Err(RecvTimeoutError::Timeout) if stop() => return Ok(None),
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => return Err("varisat failed".into()),
         }
@@ -155,31 +185,95 @@ pub enum Outcome {
 const POLL: Duration = Duration::from_millis(20);
 
 /// Runs `command` (a program and its arguments; the CNF file is appended) on the question
-/// that `dimacs` writes (`dimacs::write` or `dimacs::write_target`). The solver writes to
-/// a file, not a pipe: a model is larger than a pipe's buffer and the solver must not
-/// block on it while `stop` is polled.
+/// that `dimacs` writes (`dimacs::write` or `dimacs::write_target`), in a temporary file.
 pub fn external(
     command: &str,
     dimacs: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
     stop: impl Fn() -> bool,
 ) -> Result<Outcome, String> {
+    let dir = tempfile::tempdir().map_err(|e| format!("temporary directory: {e}"))?;
+    run_external(
+        command,
+        dimacs,
+        &dir.path().join("question.cnf"),
+        None,
+        stop,
+    )
+}
+
+/// As [`external`] with a solver that writes LRAT (CaDiCaL 1.9 or later, see
+/// [`lrat_solver`]): the CNF is written to `cnf` and the solver's proof to `proof`, both
+/// kept for [`crate::lrat::check`] (after an UNSAT; otherwise the proof is partial).
+pub fn external_lrat(
+    command: &str,
+    dimacs: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    cnf: &Path,
+    proof: &Path,
+    stop: impl Fn() -> bool,
+) -> Result<Outcome, String> {
+    run_external(command, dimacs, cnf, Some(proof), stop)
+}
+
+/// Whether `command` is a CaDiCaL that writes LRAT (`--lrat`, from version 1.9): `Ok`, or
+/// why not. Kissat writes DRAT only, which satgen does not check.
+pub fn lrat_solver(command: &str) -> Result<(), String> {
+    let program = command
+        .split_whitespace()
+        .next()
+        .ok_or("empty --solver-cmd")?;
+    let version = Command::new(program)
+        .arg("--version")
+        .output()
+        .map_err(|e| format!("cannot run {program:?}: {e}"))?;
+    let version = String::from_utf8_lossy(&version.stdout).trim().to_string();
+    let numbers: Vec<u32> = version
+        .split('.')
+        .map_while(|part| part.parse().ok())
+        .collect();
+    let is_cadical = Path::new(program)
+        .file_name()
+        .is_some_and(|name| name.to_string_lossy().contains("cadical"));
+    if is_cadical && numbers.len() >= 2 && (numbers[0], numbers[1]) >= (1, 9) {
+        Ok(())
+    } else {
+        Err(format!(
+            "a checked proof needs the embedded varisat or CaDiCaL 1.9 or later (LRAT); {program} \
+             says its version is {version:?} (Kissat writes only DRAT, which satgen does not check; \
+             scripts/install-solvers.sh builds CaDiCaL 2.2.1)"
+        ))
+    }
+}
+
+/// Runs the solver on the question written to `cnf`; with `proof`, CaDiCaL's `--lrat`
+/// and the proof file after the CNF. The solver writes to a file, not a pipe: a model is
+/// larger than a pipe's buffer and the solver must not block on it while `stop` is polled.
+fn run_external(
+    command: &str,
+    dimacs: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    cnf: &Path,
+    proof: Option<&Path>,
+    stop: impl Fn() -> bool,
+) -> Result<Outcome, String> {
     let mut words = command.split_whitespace();
     let program = words.next().ok_or("empty --solver-cmd")?;
-    let dir = tempfile::tempdir().map_err(|e| format!("temporary directory: {e}"))?;
-    let cnf = dir.path().join("question.cnf");
-    let output = dir.path().join("solver.out");
     let write = || -> std::io::Result<()> {
-        let mut writer = BufWriter::new(std::fs::File::create(&cnf)?);
+        let mut writer = BufWriter::new(std::fs::File::create(cnf)?);
         dimacs(&mut writer)?;
         writer.flush()
     };
     write().map_err(|e| format!("{}: {e}", cnf.display()))?;
-    let out_file =
-        std::fs::File::create(&output).map_err(|e| format!("{}: {e}", output.display()))?;
+    let output = tempfile::NamedTempFile::new().map_err(|e| format!("solver output: {e}"))?;
+    let out_file = output
+        .reopen()
+        .map_err(|e| format!("{}: {e}", output.path().display()))?;
     let mut command = Command::new(program);
+    command.args(words);
+    if proof.is_some() {
+        command.arg("--lrat=true");
+    }
     command
-        .args(words)
-        .arg(&cnf)
+        .arg(cnf)
+        .args(proof)
         .stdout(out_file)
         .stderr(Stdio::null());
     // A process group of its own, so that stopping it stops what it started too (a
@@ -209,7 +303,8 @@ pub fn external(
         }
         std::thread::sleep(POLL);
     }
-    let text = std::fs::read_to_string(&output).map_err(|e| format!("{program} output: {e}"))?;
+    let text =
+        std::fs::read_to_string(output.path()).map_err(|e| format!("{program} output: {e}"))?;
     match crate::dimacs::read_model(&text).map_err(|e| format!("{program} output: {e}"))? {
         Some(model) => Ok(Outcome::Sat(model)),
         None => Ok(Outcome::Unsat),

@@ -173,10 +173,11 @@ fn cubes_split_the_question_and_decode_one_by_one() {
     let mut sat = 0;
     for line in lines {
         let fields: Vec<&str> = line.split_whitespace().collect();
-        let [_, moves, file] = fields[..] else {
+        let [_, moves, file, proof] = fields[..] else {
             panic!("{line}")
         };
         assert!(moves.starts_with("f5"));
+        assert_eq!(Path::new(proof), Path::new(file).with_extension("lrat"));
         let Some(answer) = solve_and_decode(&out.join(file), dir.path()) else {
             continue;
         };
@@ -597,4 +598,182 @@ fn check_proof_verifies_and_rejects() {
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     let output = satgen(&["check-proof", &path("0.cnf"), &path("none.proof")]);
     assert_eq!(output.status.code(), Some(2), "{output:?}");
+}
+
+/// Proofs that CaDiCaL 2.2.1 wrote (`cadical --lrat=true [--binary=false]`) for the
+/// pigeonhole formula: both forms verify; a lemma dropped or altered, the proof against
+/// another CNF, and a satisfiable CNF fail with exit status 1.
+#[test]
+fn cadical_lrat_proofs_verify_and_tampered_ones_fail() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let data = |name: &str| data.join(name).to_str().unwrap().to_string();
+    let cnf = data("pigeons-6-in-5.cnf");
+    for proof in ["pigeons-6-in-5.lrat", "pigeons-6-in-5.binary.lrat"] {
+        let output = satgen(&["check-proof", &cnf, &data(proof)]);
+        assert!(output.status.success(), "{output:?}");
+        assert!(stdout_text(&output).contains("(Lrat)"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let text = std::fs::read_to_string(data("pigeons-6-in-5.lrat")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let rejected = |name: &str, proof: &str, cnf: &str| {
+        std::fs::write(path(name), proof).unwrap();
+        let output = satgen(&["check-proof", cnf, &path(name)]);
+        assert_eq!(output.status.code(), Some(1), "{name}: {output:?}");
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    // Line 2 (clause 83) dropped: a later step names it.
+    let dropped = [&lines[..1], &lines[2..]].concat().join("\n");
+    assert!(rejected("dropped.lrat", &dropped, &cnf).contains("names no clause"));
+    // Line 1's lemma `-6 2 4 3 5` changed to `6 2 4 3 5`: it no longer follows.
+    let altered = text.replacen("82 -6 ", "82 6 ", 1);
+    assert!(rejected("altered.lrat", &altered, &cnf).contains("line 1: clause 82"));
+    // Against 7 pigeons in 7 holes (satisfiable): its clauses differ from the proof's.
+    let mut sat = String::from("p cnf 49 7\n");
+    for p in 0..7 {
+        let row: Vec<String> = (1..=7).map(|h| (p * 7 + h).to_string()).collect();
+        sat.push_str(&format!("{} 0\n", row.join(" ")));
+    }
+    std::fs::write(path("sat.cnf"), sat).unwrap();
+    rejected("whole.lrat", &text, &path("sat.cnf"));
+}
+
+/// A stand-in for CaDiCaL (its name, a version with LRAT) that answers UNSAT with a
+/// proof that derives nothing: `solve --proof` must reject the answer (exit 1), never
+/// print UNSAT. A solver without LRAT is refused before anything runs (exit 2).
+#[test]
+fn solve_proof_rejects_a_false_unsat_and_a_solver_without_lrat() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = dir.path().join("cadical");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\n[ \"$1\" = --version ] && { echo 2.2.1; exit 0; }\n\
+         for a; do last=$a; done\necho '1000 0 1 0' > \"$last\"\necho 's UNSATISFIABLE'\n",
+    )
+    .unwrap();
+    let old = dir.path().join("kissat");
+    std::fs::write(&old, "#!/bin/sh\necho 4.0.4\n").unwrap();
+    for script in [&fake, &old] {
+        let mut permissions = std::fs::metadata(script).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+        std::fs::set_permissions(script, permissions).unwrap();
+    }
+    let proofs = dir.path().join("proofs");
+    let proofs = proofs.to_str().unwrap();
+    let solve = |solver: &Path| {
+        satgen(&[
+            "solve",
+            "--mobility",
+            "6",
+            "--plies",
+            "3",
+            "--solver-cmd",
+            solver.to_str().unwrap(),
+            "--proof",
+            proofs,
+        ])
+    };
+    let output = solve(&fake);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(!stdout_text(&output).contains("UNSAT"));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("proof is rejected"));
+    let output = solve(&old);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("LRAT"));
+}
+
+/// `solve --proof DIR` with the embedded varisat: every UNSAT (the question, each cube by
+/// ply) leaves its CNF and a checked proof that `check-proof` verifies again; a SAT answer
+/// leaves nothing. With CaDiCaL 1.9 or later on the PATH, the same with LRAT proofs.
+#[test]
+fn solve_proof_writes_checked_proofs() {
+    let dir = tempfile::tempdir().unwrap();
+    let proofs = dir.path().join("proofs");
+    let proofs_arg = proofs.to_str().unwrap();
+    let output = satgen(&[
+        "solve",
+        "--mobility",
+        "30",
+        "--plies",
+        "3",
+        "--json",
+        "--proof",
+        proofs_arg,
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let answer = json(&output);
+    assert_eq!(answer["result"], "UNSAT");
+    assert_eq!(answer["proof_format"], "varisat");
+    assert_eq!(answer["proof_checked"], true);
+    let (cnf, proof) = (
+        answer["cnf"].as_str().unwrap(),
+        answer["proof"].as_str().unwrap(),
+    );
+    assert!(stdout_text(&satgen(&["check-proof", cnf, proof])).starts_with("VERIFIED"));
+    // By ply: one proof per cube, each verified.
+    let output = satgen(&[
+        "solve",
+        "--mobility",
+        "12",
+        "--plies",
+        "4",
+        "--by-ply",
+        "--json",
+        "--proof",
+        proofs_arg,
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let answer = json(&output);
+    assert_eq!(answer["result"], "UNSAT");
+    let cubes = answer["cubes"].as_array().unwrap();
+    assert_eq!(cubes.len(), 5);
+    for cube in cubes {
+        let (cnf, proof) = (
+            cube["cnf"].as_str().unwrap(),
+            cube["proof"].as_str().unwrap(),
+        );
+        assert!(proof.ends_with(&format!("ply-{:02}.varisat", cube["ply"].as_u64().unwrap())));
+        assert!(satgen(&["check-proof", cnf, proof]).status.success());
+    }
+    // SAT: no files.
+    let sat_dir = dir.path().join("sat");
+    let output = satgen(&[
+        "solve",
+        "--mobility",
+        "6",
+        "--plies",
+        "3",
+        "--proof",
+        sat_dir.to_str().unwrap(),
+    ]);
+    assert!(stdout_text(&output).starts_with("SAT"), "{output:?}");
+    assert_eq!(std::fs::read_dir(&sat_dir).unwrap().count(), 0);
+    if satgen::solve::lrat_solver("cadical").is_err() {
+        eprintln!("no CaDiCaL with LRAT on the PATH: its part of this test is skipped");
+        return;
+    }
+    let output = satgen(&[
+        "solve",
+        "--mobility",
+        "12",
+        "--plies",
+        "4",
+        "--by-ply",
+        "--json",
+        "--solver-cmd",
+        "cadical",
+        "--proof",
+        proofs_arg,
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    for cube in json(&output)["cubes"].as_array().unwrap() {
+        assert_eq!(cube["proof_format"], "lrat");
+        let proof = cube["proof"].as_str().unwrap();
+        assert!(
+            satgen(&["check-proof", cube["cnf"].as_str().unwrap(), proof])
+                .status
+                .success()
+        );
+    }
 }

@@ -133,7 +133,7 @@ fn decider_answers_by_sat_alone() {
     };
     for (discs, seed) in [(16, 1), (19, 2), (22, 3)] {
         let p = retro::sample::random_game_positions(discs, 1, seed)[0];
-        let d = decide(&frontier, &p, &options, &never).unwrap();
+        let d = decide(&frontier, &p, &options, &never, None).unwrap();
         assert_eq!((d.reachable, d.method), (Some(true), Some(Method::Sat)));
         let mut q = Position::START;
         for &mv in d.witness.as_ref().unwrap() {
@@ -142,6 +142,7 @@ fn decider_answers_by_sat_alone() {
         assert_eq!(q, p);
     }
     let mut rng = SmallRng::seed_from_u64(5);
+    let proofs = tempfile::tempdir().unwrap();
     let mut refuted = 0;
     while refuted < 3 {
         let p = near_miss(&mut rng, 14);
@@ -154,9 +155,21 @@ fn decider_answers_by_sat_alone() {
         {
             continue;
         }
-        let d = decide(&frontier, &p, &options, &never).unwrap();
+        // The first keeps its question and proof, which check again; the others' proofs
+        // are checked and dropped.
+        let keep = (refuted == 0).then(|| proofs.path().join("near-miss"));
+        let d = decide(&frontier, &p, &options, &never, keep.as_deref()).unwrap();
         assert_eq!((d.reachable, d.method), (Some(false), Some(Method::Sat)));
-        assert!(d.certificate.unwrap().starts_with("UNSAT by varisat"));
+        let certificate = d.certificate.unwrap();
+        assert!(certificate.starts_with("UNSAT by varisat"), "{certificate}");
+        assert!(certificate.contains("varisat proof of"), "{certificate}");
+        assert_eq!(d.proof.is_some(), keep.is_some());
+        if let Some(proof) = d.proof {
+            assert_eq!(proof, proofs.path().join("near-miss.varisat"));
+            let cnf = proof.with_extension("cnf");
+            let checked = satgen::proof::check_files(&cnf, &proof);
+            assert_eq!(checked, Ok(satgen::proof::Format::Varisat));
+        }
         refuted += 1;
     }
     // Undecided within the limit: UNKNOWN, not a hang.
@@ -165,7 +178,7 @@ fn decider_answers_by_sat_alone() {
         ..options
     };
     let p = retro::sample::random_game_positions(40, 1, 9)[0];
-    let d = decide(&frontier, &p, &late, &never).unwrap();
+    let d = decide(&frontier, &p, &late, &never, None).unwrap();
     assert_eq!(d.reachable, None);
     assert_eq!(d.certificate.as_deref(), Some("time limit"));
 }

@@ -31,8 +31,12 @@ pub struct SearchArgs {
     /// decides so fast, `check` decides on every thread at once, a position each).
     #[arg(long, default_value_t = 20_000)]
     quick_nodes: u64,
-    /// Write the CNF and the checked proof of each flip-accounting answer to this
-    /// directory (INDEX.cnf, INDEX.proof: `satgen check-proof` checks them again).
+    /// Keep the CNF and the checked proof of each flip-accounting or SAT "no" in this
+    /// directory (INDEX.cnf with INDEX.varisat or INDEX.lrat; for a CSV line, one per
+    /// side to move: INDEX-black.*, INDEX-white.*), named in the output; `satgen
+    /// check-proof` checks them again. Then only a checked proof makes a SAT "no":
+    /// Kissat's UNSAT, which comes without one, is not taken (race CaDiCaL 1.9 or later,
+    /// which writes LRAT, or varisat).
     #[arg(long, value_name = "DIR")]
     proof: Option<PathBuf>,
     #[command(flatten)]
@@ -107,8 +111,9 @@ struct Row {
     witness: Option<String>,
     certificate: Option<String>,
     solver: Option<String>,
-    /// The proof file of an accounting answer (`--proof`).
-    proof: Option<String>,
+    /// The proof files of a "no" by accounting or SAT (`--proof`): one, or one per side
+    /// to move.
+    proofs: Vec<String>,
     nodes: u64,
     seconds: f64,
 }
@@ -136,9 +141,9 @@ impl Row {
         let mut file = std::io::BufWriter::new(std::fs::File::create(&cnf).map_err(failed)?);
         satgen::dimacs::write_accounting(&mut file, position, &refuted.formula)?;
         file.flush()?;
-        let proof = dir.join(format!("{}.proof", self.index));
+        let proof = dir.join(format!("{}.varisat", self.index));
         std::fs::write(&proof, &refuted.proof).map_err(failed)?;
-        self.proof = Some(proof.display().to_string());
+        self.proofs = vec![proof.display().to_string()];
         Ok(())
     }
 
@@ -153,15 +158,28 @@ impl Row {
 
 /// The answer for `candidates` (the same board with either side to move, or one
 /// position): reachable when one is, unreachable when every one is.
+/// With `proofs` (`--proof DIR`), a SAT "no" keeps its files there (see [`SearchArgs`]).
 fn answer(
     index: usize,
     frontier: &Frontier,
     candidates: &[Position],
     options: &Options,
     interrupt: &std::sync::atomic::AtomicBool,
+    proofs: Option<&std::path::Path>,
 ) -> Result<Row, Failure> {
+    if let Some(dir) = proofs {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::Input(format!("{}: {e}", dir.display())))?;
+    }
     combine(index, candidates, |p| {
-        decide(frontier, p, options, interrupt)
+        let keep = proofs.map(|dir| {
+            dir.join(if candidates.len() > 1 {
+                format!("{index}-{}", p.side)
+            } else {
+                index.to_string()
+            })
+        });
+        decide(frontier, p, options, interrupt, keep.as_deref())
             .map(Some)
             .map_err(Failure::Input)
     })
@@ -219,7 +237,12 @@ fn combine(
         witness: last.witness.as_deref().map(engine::game::format_moves),
         certificate,
         solver: last.solver.clone(),
-        proof: None,
+        // A reachable line's other side may have kept a proof: only a "no" names them.
+        proofs: decisions
+            .iter()
+            .filter(|_| last.reachable == Some(false))
+            .filter_map(|(_, d)| d.proof.as_ref().map(|p| p.display().to_string()))
+            .collect(),
         nodes: decisions.iter().map(|(_, d)| d.nodes).sum(),
         seconds: start.elapsed().as_secs_f64(),
     }))
@@ -266,7 +289,14 @@ pub fn reach_one(args: &ReachArgs, out: &mut impl Write) -> Result<(), Failure> 
     let options = args.search.options(args.time_limit)?;
     let frontier = frontier(&args.search, &cli::thread_pool(args.search.run.threads)?)?;
     let interrupt = cli::interrupt_flag();
-    let mut row = answer(1, &frontier, &[position], &options, &interrupt)?;
+    let mut row = answer(
+        1,
+        &frontier,
+        &[position],
+        &options,
+        &interrupt,
+        args.search.proof.as_deref(),
+    )?;
     row.write_proof(args.search.proof.as_deref(), &position)?;
     if args.search.run.json {
         cli::write_json(out, &row)?;
@@ -377,7 +407,14 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
             break;
         }
         let (index, candidates) = &positions[i];
-        let row = answer(*index, &frontier, candidates, &options, &interrupt)?;
+        let row = answer(
+            *index,
+            &frontier,
+            candidates,
+            &options,
+            &interrupt,
+            args.search.proof.as_deref(),
+        )?;
         if interrupt.load(Relaxed) {
             break;
         }

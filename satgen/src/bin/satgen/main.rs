@@ -38,8 +38,9 @@ enum Command {
     Decode(DecodeArgs),
     /// Split the question by the first plies into independent CNFs and a manifest.
     Cubes(CubesArgs),
-    /// Check a proof of unsatisfiability in varisat's format (as `retro check --proof`
-    /// writes them) against its CNF: VERIFIED, or the first step that fails (exit 1).
+    /// Check a proof of unsatisfiability against its CNF: LRAT (CaDiCaL's, text or binary)
+    /// or varisat's format (`retro check --proof`), told apart by content: VERIFIED, or the
+    /// first step that fails (exit 1).
     CheckProof(CheckProofArgs),
 }
 
@@ -47,7 +48,7 @@ enum Command {
 struct CheckProofArgs {
     /// The CNF (DIMACS).
     cnf: PathBuf,
-    /// The proof (varisat's format).
+    /// The proof (LRAT or varisat's format).
     proof: PathBuf,
 }
 
@@ -66,8 +67,9 @@ struct CubesArgs {
     #[arg(long, conflicts_with = "depth")]
     by_ply: bool,
     /// Directory for the cube CNFs and manifest.txt (one line per cube: number, moves
-    /// fixed or ply=P, file), e.g. for `parallel` or a Slurm array; `satgen decode` works
-    /// on each cube.
+    /// fixed or ply=P, CNF file, and the file for its proof, as in `cadical --lrat=true
+    /// CNF PROOF`), e.g. for `parallel` or a Slurm array; `satgen decode` works on each
+    /// cube's model, `satgen check-proof` on its proof.
     #[arg(short, long)]
     output: PathBuf,
 }
@@ -90,7 +92,7 @@ fn cubes(args: &CubesArgs) -> Result<(), Failure> {
         let mut writer = BufWriter::new(std::fs::File::create(dir.join(&name))?);
         dimacs::write(&mut writer, q, encoded, prefix)?;
         writer.flush()?;
-        manifest.push_str(&format!("{i:05} {label} {name}\n"));
+        manifest.push_str(&format!("{i:05} {label} {name} cube-{i:05}.lrat\n"));
         Ok(())
     };
     let count = match args.depth {
@@ -122,7 +124,7 @@ fn cubes(args: &CubesArgs) -> Result<(), Failure> {
 }
 
 /// A reachability question split by its first move (the squares of d3, c4, f5, e6 the
-/// target occupies): one CNF each and a manifest (number, first_move=SQ, file).
+/// target occupies): one CNF each and a manifest (number, first_move=SQ, file, proof file).
 fn target_cubes(
     position: &engine::Position,
     cube: Cube,
@@ -144,7 +146,9 @@ fn target_cubes(
             ),
         )?;
         writer.flush()?;
-        manifest.push_str(&format!("{i:05} first_move={first} {name}\n"));
+        manifest.push_str(&format!(
+            "{i:05} first_move={first} {name} cube-{i:05}.lrat\n"
+        ));
     }
     std::fs::write(dir.join("manifest.txt"), manifest)?;
     eprintln!("satgen: {} cubes in {}", firsts.len(), dir.display());
@@ -267,6 +271,13 @@ struct SolveArgs {
     /// One JSON object.
     #[arg(long)]
     json: bool,
+    /// Certify every UNSAT: the CNF and the solver's proof of each UNSAT question (or
+    /// cube) are written to this directory (NAME.cnf with NAME.lrat from an external
+    /// CaDiCaL 1.9 or later, NAME.varisat from the embedded varisat) and checked before
+    /// the answer is given (`satgen check-proof` checks them again). Kissat writes no
+    /// proof that satgen checks.
+    #[arg(long, value_name = "DIR")]
+    proof: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -291,6 +302,21 @@ struct Answer {
     /// With --by-ply: each cube started, in the order they finished.
     #[serde(skip_serializing_if = "Option::is_none")]
     cubes: Option<Vec<CubeReport>>,
+    /// With --proof: the checked proof of the UNSAT.
+    #[serde(flatten)]
+    proof: Option<ProofReport>,
+}
+
+/// What `--proof DIR` left for one UNSAT question: its files and their check.
+#[derive(Clone, serde::Serialize)]
+struct ProofReport {
+    cnf: String,
+    proof: String,
+    proof_format: satgen::proof::Format,
+    proof_bytes: u64,
+    /// Always true: a proof that fails its check is an error (exit 1), never an answer.
+    proof_checked: bool,
+    check_seconds: f64,
 }
 
 #[derive(Clone, serde::Serialize)]
@@ -301,6 +327,9 @@ struct CubeReport {
     variables: u32,
     clauses: usize,
     seconds: f64,
+    /// With --proof, an UNSAT cube's checked proof.
+    #[serde(flatten)]
+    proof: Option<ProofReport>,
 }
 
 fn print(answer: &Answer, json: bool, out: &mut impl Write) -> Result<(), Failure> {
@@ -336,6 +365,27 @@ fn print(answer: &Answer, json: bool, out: &mut impl Write) -> Result<(), Failur
             )?;
         }
         writeln!(out)?;
+        let proofs: Vec<&ProofReport> = cubes.iter().filter_map(|c| c.proof.as_ref()).collect();
+        if !proofs.is_empty() {
+            writeln!(
+                out,
+                "{} proofs checked ({:.1} MB in all), checking took {:.1} s in all",
+                proofs.len(),
+                proofs.iter().map(|p| p.proof_bytes).sum::<u64>() as f64 / 1e6,
+                proofs.iter().map(|p| p.check_seconds).sum::<f64>()
+            )?;
+        }
+    }
+    if let Some(p) = &answer.proof {
+        writeln!(
+            out,
+            "proof {} ({:?}, {:.1} MB) of {} checked in {:.1} s",
+            p.proof,
+            p.proof_format,
+            p.proof_bytes as f64 / 1e6,
+            p.cnf,
+            p.check_seconds
+        )?;
     }
     writeln!(out, "{:.3} s", answer.seconds)?;
     Ok(())
@@ -401,22 +451,98 @@ fn answer(
         clauses: None,
         seconds: start.elapsed().as_secs_f64(),
         cubes: None,
+        proof: None,
     })
 }
 
 /// Solves `formula` with the solver chosen (linked in, or external on what `dimacs`
-/// writes), until `stop`.
+/// writes), until `stop`; with `--proof DIR`, an UNSAT leaves NAME.cnf and its proof in
+/// DIR, checked here (a proof that fails is an error, exit 1).
 fn run_solver(
     args: &SolveArgs,
     formula: &satgen::formula::Formula,
     dimacs: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    name: &str,
     stop: impl Fn() -> bool + Sync,
-) -> Result<Outcome, Failure> {
-    match &args.solver_cmd {
-        None => satgen::solve::embedded(args.solver, formula, stop),
-        Some(command) => satgen::solve::external(command, dimacs, stop),
+) -> Result<(Outcome, Option<ProofReport>), Failure> {
+    let Some(dir) = &args.proof else {
+        let outcome = match &args.solver_cmd {
+            None => satgen::solve::embedded(args.solver, formula, stop),
+            Some(command) => satgen::solve::external(command, dimacs, stop),
+        };
+        return Ok((outcome.map_err(Failure::Input)?, None));
+    };
+    let cnf = dir.join(format!("{name}.cnf"));
+    let written =
+        |path: &std::path::Path, e: io::Error| Failure::Input(format!("{}: {e}", path.display()));
+    let (outcome, proof) = match &args.solver_cmd {
+        Some(command) => {
+            let proof = dir.join(format!("{name}.lrat"));
+            let outcome = satgen::solve::external_lrat(command, dimacs, &cnf, &proof, stop)
+                .map_err(Failure::Input)?;
+            (outcome, proof)
+        }
+        None => {
+            let proof = dir.join(format!("{name}.varisat"));
+            let (outcome, bytes) =
+                satgen::solve::varisat_with_proof(formula, stop).map_err(Failure::Input)?;
+            if let Some(bytes) = bytes {
+                let mut writer =
+                    BufWriter::new(std::fs::File::create(&cnf).map_err(|e| written(&cnf, e))?);
+                dimacs(&mut writer)
+                    .and_then(|()| writer.flush())
+                    .map_err(|e| written(&cnf, e))?;
+                std::fs::write(&proof, bytes).map_err(|e| written(&proof, e))?;
+            }
+            (outcome, proof)
+        }
+    };
+    if outcome != Outcome::Unsat {
+        // Only an UNSAT has a proof to keep (CaDiCaL leaves a partial one otherwise).
+        let _ = std::fs::remove_file(&cnf);
+        let _ = std::fs::remove_file(&proof);
+        return Ok((outcome, None));
     }
-    .map_err(Failure::Input)
+    let start = Instant::now();
+    let proof_format = satgen::proof::check_files(&cnf, &proof).map_err(|e| {
+        Failure::Invalid(format!(
+            "{}: the solver's proof is rejected: {e}",
+            proof.display()
+        ))
+    })?;
+    let proof_bytes = std::fs::metadata(&proof)
+        .map_err(|e| written(&proof, e))?
+        .len();
+    Ok((
+        outcome,
+        Some(ProofReport {
+            cnf: cnf.display().to_string(),
+            proof: proof.display().to_string(),
+            proof_format,
+            proof_bytes,
+            proof_checked: true,
+            check_seconds: start.elapsed().as_secs_f64(),
+        }),
+    ))
+}
+
+/// With `--proof DIR`: the directory made, and the solver able to write a proof satgen
+/// checks.
+fn prepare_proofs(args: &SolveArgs) -> Result<(), Failure> {
+    let Some(dir) = &args.proof else {
+        return Ok(());
+    };
+    match &args.solver_cmd {
+        Some(command) => satgen::solve::lrat_solver(command).map_err(Failure::Input)?,
+        None if args.solver != Embedded::Varisat => {
+            return Err(Failure::Input(
+                "--proof needs the embedded varisat or an external CaDiCaL (--solver-cmd cadical)"
+                    .into(),
+            ))
+        }
+        None => {}
+    }
+    std::fs::create_dir_all(dir).map_err(|e| Failure::Input(format!("{}: {e}", dir.display())))
 }
 
 /// The DIMACS writer of a mobility question, for [`run_solver`].
@@ -429,6 +555,7 @@ fn mobility_dimacs<'a>(
 
 fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = Instant::now();
+    prepare_proofs(args)?;
     let q = match args.question.asked()? {
         Asked::Mobility(q) => q,
         Asked::Target(position, cube) => return solve_target(args, &position, cube, start, out),
@@ -438,17 +565,20 @@ fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
     let encoded = encode(&q);
     let interrupt = cli::interrupt_flag();
-    let model = match run_solver(
+    let (outcome, proof) = run_solver(
         args,
         &encoded.formula,
         mobility_dimacs(&q, &encoded),
+        "question",
         || interrupt.load(Relaxed),
-    )? {
+    )?;
+    let model = match outcome {
         Outcome::Sat(model) => Some(model),
         Outcome::Unsat => None,
         Outcome::Stopped => return stopped(&encoded.formula, start, args.json, out),
     };
     let mut answer = answer(&encoded.layout, model, q.mobility as u32, q.side, start)?;
+    answer.proof = proof;
     answer.variables = Some(encoded.formula.variables());
     answer.clauses = Some(encoded.formula.clauses());
     answer.seconds = start.elapsed().as_secs_f64();
@@ -472,6 +602,7 @@ fn stopped(
         clauses: Some(formula.clauses()),
         seconds: start.elapsed().as_secs_f64(),
         cubes: None,
+        proof: None,
     };
     print(&answer, json, out)?;
     Err(Failure::Interrupted)
@@ -489,10 +620,11 @@ fn solve_target(
     let question = encode_target(position, cube);
     let interrupt = cli::interrupt_flag();
     let stop = || interrupt.load(Relaxed);
-    let outcome = run_solver(
+    let (outcome, proof) = run_solver(
         args,
         &question.formula,
         |mut out| dimacs::write_target(&mut out, &question),
+        "target",
         stop,
     )?;
     if let Outcome::Stopped = outcome {
@@ -502,6 +634,7 @@ fn solve_target(
     let answer = Answer {
         variables: Some(question.formula.variables()),
         clauses: Some(question.formula.clauses()),
+        proof,
         ..answer
     };
     print(&answer, args.json, out)
@@ -531,6 +664,7 @@ fn target_answer(
         clauses: None,
         seconds: start.elapsed().as_secs_f64(),
         cubes: None,
+        proof: None,
     })
 }
 
@@ -562,27 +696,37 @@ fn solve_by_ply(
                 let cube_start = Instant::now();
                 let cube = &cubes[i];
                 let encoded = encode(cube);
-                let outcome = run_solver(
+                let (outcome, proof) = match run_solver(
                     args,
                     &encoded.formula,
                     mobility_dimacs(cube, &encoded),
+                    &format!("ply-{:02}", cube.plies),
                     stop,
-                );
+                ) {
+                    Ok((outcome, proof)) => (Ok(outcome), proof),
+                    Err(e) => (Err(e), None),
+                };
                 let result = match &outcome {
                     Ok(Outcome::Sat(_)) => "SAT",
                     Ok(Outcome::Unsat) => "UNSAT",
                     Ok(Outcome::Stopped) | Err(_) => "stopped",
                 };
+                let check_seconds = proof.as_ref().map_or(0.0, |p| p.check_seconds);
                 let report = CubeReport {
                     ply: cube.plies,
                     result,
                     variables: encoded.formula.variables(),
                     clauses: encoded.formula.clauses(),
-                    seconds: cube_start.elapsed().as_secs_f64(),
+                    // The solver's time; the proof's check is counted apart.
+                    seconds: cube_start.elapsed().as_secs_f64() - check_seconds,
+                    proof,
                 };
                 progress.suspend(|| {
+                    let checked = report.proof.as_ref().map_or(String::new(), |p| {
+                        format!(", proof checked in {:.1} s", p.check_seconds)
+                    });
                     eprintln!(
-                        "satgen: ply {}: {} in {:.1} s",
+                        "satgen: ply {}: {} in {:.1} s{checked}",
                         report.ply, report.result, report.seconds
                     )
                 });
@@ -625,6 +769,7 @@ fn solve_by_ply(
             clauses: None,
             seconds: 0.0,
             cubes: None,
+            proof: None,
         },
     };
     answer.seconds = start.elapsed().as_secs_f64();
@@ -643,11 +788,11 @@ fn check_proof(args: &CheckProofArgs, out: &mut impl Write) -> Result<(), Failur
             .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
     };
     let (cnf, proof) = (open(&args.cnf)?, open(&args.proof)?);
-    satgen::proof::check_dimacs(cnf, proof)
+    let format = satgen::proof::check_any(cnf, proof)
         .map_err(|e| Failure::Invalid(format!("{}: {e}", args.proof.display())))?;
     writeln!(
         out,
-        "VERIFIED: {} proves {} unsatisfiable",
+        "VERIFIED: {} ({format:?}) proves {} unsatisfiable",
         args.proof.display(),
         args.cnf.display()
     )?;
