@@ -106,6 +106,8 @@ pub struct Encoded {
     pub layout: Layout,
     /// Per ply, the literal "the game is followed under the rules up to here".
     pub active: Vec<Lit>,
+    /// Per ply (0 to the last), the 64 literals "this square is a legal move".
+    pub legal: Vec<Vec<Lit>>,
 }
 
 /// The legal-move literals of a position, with the `A` chains they rest on.
@@ -262,6 +264,7 @@ pub fn encode(q: &Question) -> Encoded {
     // to the full plies (a pass is always allowed without a move), so freeing the plies
     // after it changes no answer and spares the solver building a continuation.
     let mut active = vec![f.constant(true)];
+    let mut legal_by_ply = Vec::new();
     for i in 0..=q.plies {
         let (black, white) = (layout.black[i].clone(), layout.white[i].clone());
         let (player, opponent) = if i % 2 == 0 {
@@ -270,6 +273,7 @@ pub fn encode(q: &Question) -> Encoded {
             (&white, &black)
         };
         let (rules, legal) = Rules::legal_moves(q.encoding, &mut f, player, opponent);
+        legal_by_ply.push(legal.clone());
         if q.counts(i) {
             let select = f.lit();
             f.at_least_if(select, &legal, q.mobility);
@@ -317,6 +321,7 @@ pub fn encode(q: &Question) -> Encoded {
         formula: f,
         layout,
         active,
+        legal: legal_by_ply,
     }
 }
 
