@@ -220,3 +220,12 @@ fn bench_compares_with_alpha_beta() {
     assert_eq!(proven, [true, true, false]);
     assert_eq!(rows[3]["disagreements"], 0);
 }
+
+/// `--json` on files writes JSON Lines, and the help says so.
+#[test]
+fn json_lines_are_named_in_the_help() {
+    for command in ["score", "wld"] {
+        let help = stdout(&dfpn(&[command, "--help"]));
+        assert!(help.contains("JSON Lines"), "dfpn {command} --help: {help}");
+    }
+}

@@ -620,3 +620,15 @@ fn solve_reads_standard_input() {
     let table = stdout(&output);
     assert!(table.contains("   1      14   +18"), "{table}");
 }
+
+/// Every subcommand whose `--json` writes several objects says it writes JSON Lines.
+#[test]
+fn json_lines_are_named_in_the_help() {
+    for command in ["solve", "perft", "analyze", "probcut", "train"] {
+        let help = stdout(&engine(&[command, "--help"]));
+        assert!(
+            help.contains("JSON Lines"),
+            "engine {command} --help: {help}"
+        );
+    }
+}

@@ -170,6 +170,23 @@ fn cubes_split_the_question_and_decode_one_by_one() {
     let manifest = cubes(&out, &["--mobility", "7", "--plies", "4", "--depth", "2"]);
     let lines: Vec<&str> = manifest.lines().collect();
     assert_eq!(lines.len(), 3, "{manifest}");
+    // Into the same directory again: refused (exit 2), the earlier cubes untouched.
+    let again = satgen(&[
+        "cubes",
+        "-o",
+        out.to_str().unwrap(),
+        "--mobility",
+        "7",
+        "--plies",
+        "3",
+        "--by-ply",
+    ]);
+    assert_eq!(again.status.code(), Some(2), "{again:?}");
+    assert!(String::from_utf8_lossy(&again.stderr).contains("earlier cubes"));
+    assert_eq!(
+        std::fs::read_to_string(out.join("manifest.txt")).unwrap(),
+        manifest
+    );
     let mut sat = 0;
     for line in lines {
         let fields: Vec<&str> = line.split_whitespace().collect();
@@ -266,6 +283,23 @@ fn solve_by_ply_answers_and_checks_models() {
         .unwrap()
         .iter()
         .any(|c| c["result"] == "SAT"));
+    assert_eq!(answer["cubes_in_all"], plies + 1);
+    // One thread: the first cube (the last ply) is SAT and the rest never start; the
+    // table says how many there were.
+    let text = stdout_text(&satgen(&[
+        "solve",
+        "--mobility",
+        &m,
+        "--plies",
+        &p,
+        "--by-ply",
+        "--threads",
+        "1",
+    ]));
+    assert!(
+        text.contains(&format!("1 of {} cubes by ply run: 1 SAT", plies + 1)),
+        "{text}"
+    );
 
     let above = (most + 1).to_string();
     let output = satgen(&[

@@ -69,7 +69,8 @@ pub struct SearchArgs {
     threads: u32,
     #[command(flatten)]
     eval: cli::EvalArgs,
-    /// One JSON object per position, then a summary object.
+    /// JSON Lines (one object per line, as `jq` reads them): one per position, then a
+    /// summary.
     #[arg(long)]
     json: bool,
 }

@@ -19,7 +19,7 @@ pub struct Args {
     /// Transposition tables in MiB.
     #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u64).range(2..=65536))]
     hash_mb: u64,
-    /// One JSON object per position.
+    /// JSON Lines (one object per line): one per position.
     #[arg(long)]
     json: bool,
 }

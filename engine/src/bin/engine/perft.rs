@@ -17,7 +17,7 @@ pub struct Args {
     /// Worker threads (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
-    /// One JSON object per depth instead of a table.
+    /// JSON Lines (one object per line): one per depth, instead of a table.
     #[arg(long)]
     json: bool,
 }

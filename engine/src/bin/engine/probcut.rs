@@ -26,7 +26,7 @@ pub struct Args {
     midgame: usize,
     #[arg(long, value_delimiter = ',', default_value = "4,5,6,7,8,9")]
     midgame_depths: Vec<u32>,
-    /// One JSON object per (empties, depth), then per midgame depth.
+    /// JSON Lines (one object per line): one per (empties, depth), then per midgame depth.
     #[arg(long)]
     json: bool,
 }

@@ -20,7 +20,8 @@ pub struct Args {
     /// Win/draw/loss only (window -1..1): score is +1, 0 or -1.
     #[arg(long)]
     wld: bool,
-    /// One JSON object per position, then a summary object.
+    /// JSON Lines (one object per line, as `jq` reads them): one per position, then a
+    /// summary.
     #[arg(long)]
     json: bool,
 }

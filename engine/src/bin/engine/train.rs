@@ -30,7 +30,7 @@ pub struct Args {
     /// Ignore labels of this kind (exact, outcome, depthD); repeatable.
     #[arg(long)]
     skip_label: Vec<String>,
-    /// One JSON object per phase.
+    /// JSON Lines (one object per line): one per phase.
     #[arg(long)]
     json: bool,
 }

@@ -129,7 +129,7 @@ pub struct RunArgs {
     /// Worker threads (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
-    /// JSON: one object per line.
+    /// JSON Lines (one object per line, as `jq` reads them).
     #[arg(long)]
     pub json: bool,
 }

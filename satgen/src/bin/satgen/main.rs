@@ -77,6 +77,21 @@ struct CubesArgs {
 fn cubes(args: &CubesArgs) -> Result<(), Failure> {
     let dir = &args.output;
     std::fs::create_dir_all(dir).map_err(|e| Failure::Input(format!("{}: {e}", dir.display())))?;
+    // Cubes of an earlier run beside the new manifest would be solved as if they were
+    // part of this question (or left out of it): refuse, never mix.
+    let earlier = std::fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .filter(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            name == "manifest.txt" || name.starts_with("cube-")
+        })
+        .count();
+    if earlier > 0 {
+        return Err(Failure::Input(format!(
+            "{}: holds {earlier} files of earlier cubes (manifest.txt, cube-*): remove them or choose another directory",
+            dir.display()
+        )));
+    }
     let q = match args.question.asked()? {
         Asked::Mobility(q) => q,
         Asked::Target(position, cube) => return target_cubes(&position, cube, dir),
@@ -302,6 +317,10 @@ struct Answer {
     /// With --by-ply: each cube started, in the order they finished.
     #[serde(skip_serializing_if = "Option::is_none")]
     cubes: Option<Vec<CubeReport>>,
+    /// With --by-ply: the cubes of the question, started or not (an answer stops the
+    /// rest).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cubes_in_all: Option<usize>,
     /// With --proof: the checked proof of the UNSAT.
     #[serde(flatten)]
     proof: Option<ProofReport>,
@@ -351,8 +370,9 @@ fn print(answer: &Answer, json: bool, out: &mut impl Write) -> Result<(), Failur
         let count = |result| cubes.iter().filter(|c| c.result == result).count();
         write!(
             out,
-            "{} cubes by ply: {} SAT, {} UNSAT, {} stopped",
+            "{} of {} cubes by ply run: {} SAT, {} UNSAT, {} stopped",
             cubes.len(),
+            answer.cubes_in_all.unwrap_or(cubes.len()),
             count("SAT"),
             count("UNSAT"),
             count("stopped")
@@ -451,6 +471,7 @@ fn answer(
         clauses: None,
         seconds: start.elapsed().as_secs_f64(),
         cubes: None,
+        cubes_in_all: None,
         proof: None,
     })
 }
@@ -602,6 +623,7 @@ fn stopped(
         clauses: Some(formula.clauses()),
         seconds: start.elapsed().as_secs_f64(),
         cubes: None,
+        cubes_in_all: None,
         proof: None,
     };
     print(&answer, json, out)?;
@@ -664,6 +686,7 @@ fn target_answer(
         clauses: None,
         seconds: start.elapsed().as_secs_f64(),
         cubes: None,
+        cubes_in_all: None,
         proof: None,
     })
 }
@@ -769,11 +792,13 @@ fn solve_by_ply(
             clauses: None,
             seconds: 0.0,
             cubes: None,
+            cubes_in_all: None,
             proof: None,
         },
     };
     answer.seconds = start.elapsed().as_secs_f64();
     answer.cubes = Some(reports);
+    answer.cubes_in_all = Some(cubes.len());
     print(&answer, args.json, out)?;
     if answer.result == "UNKNOWN" {
         return Err(Failure::Interrupted);
