@@ -11,6 +11,7 @@ pub mod score;
 pub mod search;
 pub mod table;
 
+pub use engine::search::Wld;
 pub use proof::{check, Proof, ProofFile};
-pub use score::{Exact, Step, Wld};
+pub use score::{Exact, Step};
 pub use search::{Aggregation, Initial, Options, Prover, Stats};

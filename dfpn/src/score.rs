@@ -4,6 +4,7 @@
 
 use std::sync::atomic::AtomicBool;
 
+use engine::search::Wld;
 use engine::{Board, Move};
 
 use crate::search::{children, even_threshold, Prover};
@@ -25,44 +26,6 @@ pub struct Exact {
     /// A move keeping the score (`Pass` if forced; `None` when the game is over).
     pub best_move: Option<Move>,
     pub steps: Vec<Step>,
-}
-
-/// Win, draw or loss for the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Wld {
-    Win,
-    Draw,
-    Loss,
-}
-
-impl Wld {
-    pub fn of_score(score: i32) -> Wld {
-        match score.signum() {
-            1 => Wld::Win,
-            0 => Wld::Draw,
-            _ => Wld::Loss,
-        }
-    }
-
-    /// +1, 0 or -1.
-    pub fn sign(self) -> i32 {
-        match self {
-            Wld::Win => 1,
-            Wld::Draw => 0,
-            Wld::Loss => -1,
-        }
-    }
-}
-
-impl std::fmt::Display for Wld {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Wld::Win => "win",
-            Wld::Draw => "draw",
-            Wld::Loss => "loss",
-        })
-    }
 }
 
 impl Prover {
@@ -99,25 +62,36 @@ impl Prover {
     }
 
     /// Win, draw or loss with at most two threshold questions (at least a draw? a win?),
-    /// the one the guess expects to settle it first.
-    pub fn wld(&mut self, board: &Board, stop: &AtomicBool) -> Option<(Wld, Vec<Step>)> {
+    /// the one the guess expects to settle it first; then a move that keeps a win or a
+    /// draw (`None` for a loss, where every move loses, and when the game is over).
+    pub fn wld(
+        &mut self,
+        board: &Board,
+        stop: &AtomicBool,
+    ) -> Option<(Wld, Option<Move>, Vec<Step>)> {
         let mut steps = Vec::new();
         // Only the sign is wanted: the narrow window makes the guess cheap.
         let order = match self.guess(board, -1, 1, stop)? {
             Some(guess) if guess > 0 => [2, 0],
             _ => [0, 2],
         };
+        let mut wld = Wld::Draw;
         for threshold in order {
             let proven = self.prove(board, threshold, stop)?;
             steps.push(Step { threshold, proven });
             match (threshold, proven) {
-                (2, true) => return Some((Wld::Win, steps)),
-                (0, false) => return Some((Wld::Loss, steps)),
-                _ => {}
+                (2, true) => wld = Wld::Win,
+                (0, false) => wld = Wld::Loss,
+                // At least a draw, not a win: a draw once both are asked.
+                _ => continue,
             }
+            break;
         }
-        // At least a draw, not a win.
-        Some((Wld::Draw, steps))
+        let best_move = match wld {
+            Wld::Loss => None,
+            _ => self.keeping_move(board, 2 * wld.sign(), stop)?,
+        };
+        Some((wld, best_move, steps))
     }
 
     /// A move after which the opponent scores at most `-score`, given that `board` scores

@@ -229,3 +229,22 @@ fn json_lines_are_named_in_the_help() {
         assert!(help.contains("JSON Lines"), "dfpn {command} --help: {help}");
     }
 }
+
+/// `wld` gives a move that keeps the win (FFO #1 and #2 are wins; their lines list the
+/// winning moves with their scores).
+#[test]
+fn wld_gives_a_keeping_move() {
+    let text = std::fs::read_to_string(problems("fforum-1-19.obf")).unwrap();
+    for line in text.lines().take(2) {
+        let output = dfpn(&["wld", "--board", line, "--json"]);
+        assert!(output.status.success(), "{output:?}");
+        let row = &json_lines(&output)[0];
+        assert_eq!(row["wld"], "win");
+        let mv = row["best_move"].as_str().unwrap().to_uppercase();
+        let score = line.split(&format!("{mv}:")).nth(1).expect("a listed move");
+        assert!(
+            score.starts_with('+') && !score.starts_with("+0"),
+            "{mv} in {line}"
+        );
+    }
+}

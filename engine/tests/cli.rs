@@ -632,3 +632,21 @@ fn json_lines_are_named_in_the_help() {
         );
     }
 }
+
+/// `solve --wld` says win, draw or loss in its table (as `dfpn wld` does); the JSON keeps
+/// the sign as the score and adds the word.
+#[test]
+fn wld_is_shown_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("two.obf");
+    let text = std::fs::read_to_string(problems("fforum-1-19.obf")).unwrap();
+    std::fs::write(&file, text.lines().take(2).collect::<Vec<_>>().join("\n")).unwrap();
+    let file = file.to_str().unwrap();
+    let text = stdout(&engine(&["solve", file, "--wld"]));
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].contains("wld"), "{text}");
+    assert!(lines[1].split_whitespace().nth(2) == Some("win"), "{text}");
+    let json = stdout(&engine(&["solve", file, "--wld", "--json"]));
+    let row: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    assert_eq!((&row["score"], &row["wld"]), (&1.into(), &"win".into()));
+}

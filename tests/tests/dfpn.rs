@@ -43,7 +43,7 @@ fn check_ffo_file(name: &str, lines: std::ops::Range<usize>) {
                 step.threshold
             );
         }
-        let (wld, _) = prover.wld(&board, &NEVER).unwrap();
+        let (wld, _, _) = prover.wld(&board, &NEVER).unwrap();
         assert_eq!(wld, Wld::of_score(best), "{name}:{line} wld");
     }
 }
@@ -107,8 +107,19 @@ fn random_endgames_against_alpha_beta() {
         if seed % 4 == 0 {
             let found = prover.exact_score(&board, &NEVER).unwrap();
             assert_eq!(found.score, exact, "seed {seed} {options:?}");
-            let (wld, _) = prover.wld(&board, &NEVER).unwrap();
+            let (wld, keeping, _) = prover.wld(&board, &NEVER).unwrap();
             assert_eq!(wld, Wld::of_score(exact), "seed {seed} {options:?}");
+            // The move given keeps the win or draw, by alpha-beta; none for a loss.
+            assert_eq!(keeping.is_none(), wld == Wld::Loss || board.is_game_over());
+            if let Some(mv) = keeping {
+                let child = position.play(mv).unwrap().board;
+                let after = solver.solve(&child, -65, 65, &NEVER).unwrap().score;
+                assert_eq!(
+                    Wld::of_score(-after),
+                    wld,
+                    "seed {seed}: {mv} keeps the {wld}"
+                );
+            }
             if let Some(mv) = found.best_move {
                 let child = position.play(mv).unwrap().board;
                 let after = solver.solve(&child, -65, 65, &NEVER).unwrap().score;

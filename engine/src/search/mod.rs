@@ -9,5 +9,7 @@ pub mod probcut;
 pub mod root;
 pub mod stability;
 pub mod tt;
+pub mod wld;
 
 pub use root::{Solution, Solver};
+pub use wld::Wld;

@@ -63,7 +63,7 @@ pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> 
         let answer = if wld {
             prover
                 .wld(&board, &stop)
-                .map(|(w, steps)| (None, None, Some(w), steps))
+                .map(|(w, best_move, steps)| (None, Some(best_move), Some(w), steps))
         } else {
             prover
                 .exact_score(&board, &stop)

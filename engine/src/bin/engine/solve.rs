@@ -3,7 +3,7 @@ use std::time::Instant;
 
 use engine::cli::{self, Failure, PositionArgs};
 use engine::game::format_moves;
-use engine::search::Solver;
+use engine::search::{Solver, Wld};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -17,7 +17,7 @@ pub struct Args {
     threads: Option<u32>,
     #[command(flatten)]
     eval: cli::EvalArgs,
-    /// Win/draw/loss only (window -1..1): score is +1, 0 or -1.
+    /// Win/draw/loss only (window -1..1): shown as win, draw or loss; in JSON `wld`, and `score` +1, 0 or -1.
     #[arg(long)]
     wld: bool,
     /// JSON Lines (one object per line, as `jq` reads them): one per position, then a
@@ -30,7 +30,11 @@ pub struct Args {
 struct Row {
     index: usize,
     empties: u32,
+    /// The score, or with `--wld` its sign (+1, 0, -1).
     score: i32,
+    /// With `--wld`: win, draw or loss.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    wld: Option<Wld>,
     best_move: Option<String>,
     nodes: u64,
     seconds: f64,
@@ -49,7 +53,13 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     if !args.json {
         let header = format!(
             "{:>4} {:>7} {:>5} {:>4} {:>9} {:>14} {:>12}  pv",
-            "#", "empties", "score", "move", "seconds", "nodes", "nodes/s"
+            "#",
+            "empties",
+            if args.wld { "wld" } else { "score" },
+            "move",
+            "seconds",
+            "nodes",
+            "nodes/s"
         );
         progress.suspend(|| writeln!(out, "{header}"))?;
     }
@@ -73,6 +83,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             index: *index,
             empties: board.empty_count(),
             score,
+            wld: args.wld.then(|| Wld::of_score(score)),
             best_move: solution.best_move.map(|m| m.to_string()),
             nodes: solution.nodes,
             seconds,
@@ -83,10 +94,11 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             serde_json::to_string(&row).expect("a row serialises")
         } else {
             format!(
-                "{:>4} {:>7} {:>+5} {:>4} {:>9.3} {:>14} {:>12.0}  {}{}",
+                "{:>4} {:>7} {:>5} {:>4} {:>9.3} {:>14} {:>12.0}  {}{}",
                 row.index,
                 row.empties,
-                row.score,
+                row.wld
+                    .map_or_else(|| format!("{:+}", row.score), |w| w.to_string()),
                 row.best_move.as_deref().unwrap_or("--"),
                 row.seconds,
                 row.nodes,
