@@ -140,11 +140,12 @@ pub fn complete_lines(text: &str) -> &str {
 }
 
 /// Reads a data file: the rows, or "line N: problem". A last line without its newline
-/// (an interrupted write) is ignored.
+/// (an interrupted write) is ignored; so is the header wherever it is (files of shards
+/// joined with `cat` repeat it).
 pub fn read(text: &str) -> Result<Vec<Labelled>, String> {
     let mut rows = Vec::new();
     for (n, line) in complete_lines(text).lines().enumerate() {
-        if n == 0 && line == HEADER {
+        if line == HEADER {
             continue;
         }
         rows.push(Labelled::parse(line).map_err(|e| format!("line {}: {e}", n + 1))?);
@@ -316,6 +317,9 @@ mod tests {
         let rows = play_game(3, &options(), &HandEval, &solver, &stop).unwrap();
         let text = format!("{HEADER}\n{}", csv_lines(&rows));
         assert_eq!(read(&text).unwrap(), rows);
+        // Two shards' files joined by `cat`: the second header is skipped.
+        let joined = read(&format!("{text}{text}")).unwrap();
+        assert_eq!(joined, [&rows[..], &rows[..]].concat());
         // An interrupted last line is dropped, not an error.
         assert_eq!(
             read(&text[..text.len() - 3]).unwrap(),

@@ -43,7 +43,8 @@ pub struct Args {
     /// Worker threads, each playing its own games (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
-    /// Play only games I-1, I-1+N, ... of the GAMES, for clusters (concatenate the files).
+    /// Play only games I-1, I-1+N, ... of the GAMES, for clusters (`engine train` takes
+    /// the shards' files, given all or joined with `cat`).
     #[arg(long, value_name = "I/N", value_parser = cli::parse_shard)]
     shard: Option<(usize, usize)>,
 }
