@@ -151,6 +151,43 @@ pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     Ok((i, n))
 }
 
+/// A memory budget in MiB for tables (`--hash-mb`, `--memory-mb`): at least 2 (the
+/// tools that split it between two tables need a MiB each) and at most this machine's
+/// memory, checked here so that a budget the machine cannot give is a usage error rather
+/// than an allocation failure (an abort) or the kernel's out-of-memory kill.
+pub fn parse_memory_mb(text: &str) -> Result<u64, String> {
+    let mb: u64 = text
+        .parse()
+        .map_err(|_| format!("{text:?}: the budget is a positive number of MiB"))?;
+    if mb < 2 {
+        return Err(format!("{mb} MiB is too little: at least 2"));
+    }
+    match physical_memory_mb() {
+        Some(machine) if mb > machine => Err(format!(
+            "{mb} MiB is more than the {machine} MiB of memory this machine has"
+        )),
+        _ => Ok(mb),
+    }
+}
+
+/// The machine's memory in MiB, where the system says.
+fn physical_memory_mb() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: sysconf reads system constants and touches no memory of ours.
+        let (pages, size) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        if pages > 0 && size > 0 {
+            return Some((pages as u64 * size as u64) >> 20);
+        }
+    }
+    None
+}
+
 /// Whether `score` and `mv` agree with the answers of `obf` (exact scores, or signs for
 /// win/draw/loss); `None` when the line carries no answers.
 pub fn check_answers(obf: &Obf, score: i32, mv: Option<Move>, wld: bool) -> Option<bool> {
@@ -359,6 +396,19 @@ pub fn selectivity_name(selectivity: Selectivity) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn memory_budgets_within_the_machine() {
+        assert_eq!(parse_memory_mb("256"), Ok(256));
+        assert!(parse_memory_mb("1").unwrap_err().contains("at least 2"));
+        assert!(parse_memory_mb("-1")
+            .unwrap_err()
+            .contains("positive number"));
+        let machine = physical_memory_mb().expect("Linux says");
+        assert!(parse_memory_mb(&(machine + 1).to_string())
+            .unwrap_err()
+            .contains("this machine has"));
+    }
 
     #[test]
     fn shards() {

@@ -158,6 +158,14 @@ fn usage_errors_show_the_whole_message() {
         (vec!["perft", "3", "--nope"], "unexpected argument"),
         (vec!["frobnicate"], "unrecognized subcommand"),
         (vec!["sovle"], "a similar subcommand exists: 'solve'"),
+        (
+            vec!["solve", "--board", "f5", "--hash-mb", "99999999"],
+            "MiB of memory this machine has",
+        ),
+        (
+            vec!["solve", "--board", "f5", "--hash-mb", "-1"],
+            "a positive number of MiB",
+        ),
         (vec!["solve"], "required arguments were not provided"),
         (vec![], "Commands:"),
     ] {
@@ -277,7 +285,7 @@ fn solve_rejects_bad_options() {
     for (args, message) in [
         (
             vec!["solve", "--board", "f5", "--hash-mb", "0"],
-            "0 is not in 1..=65536",
+            "0 MiB is too little: at least 2",
         ),
         (
             vec!["solve", "--board", "f5", "--shard", "4/3"],

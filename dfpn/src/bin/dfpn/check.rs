@@ -10,7 +10,7 @@ pub struct Args {
     /// A proof file written by `dfpn prove --proof FILE`.
     file: PathBuf,
     /// Memory in MiB for the alpha-beta search that decides the leaves again.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    #[arg(long, default_value_t = 64, value_parser = cli::parse_memory_mb, allow_hyphen_values = true)]
     hash_mb: u64,
     /// One JSON object.
     #[arg(long)]

@@ -44,7 +44,7 @@ enum Command {
 pub struct SearchArgs {
     /// Memory in MiB: three quarters for the proof-number table, a quarter for the
     /// alpha-beta leaves' table.
-    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(2..=65536))]
+    #[arg(long, default_value_t = 256, value_parser = cli::parse_memory_mb, allow_hyphen_values = true)]
     hash_mb: u64,
     /// Decide positions with at most this many empties by null-window alpha-beta.
     #[arg(long, default_value_t = Options::default().leaf_empties, value_parser = clap::value_parser!(u32).range(0..=60))]

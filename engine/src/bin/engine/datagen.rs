@@ -38,7 +38,7 @@ pub struct Args {
     #[command(flatten)]
     eval: cli::EvalArgs,
     /// Transposition table per thread, in MiB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    #[arg(long, default_value_t = 64, value_parser = cli::parse_memory_mb, allow_hyphen_values = true)]
     hash_mb: u64,
     /// Worker threads, each playing its own games (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]

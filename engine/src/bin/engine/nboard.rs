@@ -25,7 +25,7 @@ pub struct Args {
     #[command(flatten)]
     eval: cli::EvalArgs,
     /// Transposition tables in MiB.
-    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(2..=65536))]
+    #[arg(long, default_value_t = 256, value_parser = cli::parse_memory_mb, allow_hyphen_values = true)]
     hash_mb: u64,
 }
 

@@ -10,7 +10,7 @@ pub struct Args {
     #[command(flatten)]
     positions: PositionArgs,
     /// Transposition table size in MiB (plus 2 MiB for the nodes near the leaves).
-    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    #[arg(long, default_value_t = 256, value_parser = cli::parse_memory_mb, allow_hyphen_values = true)]
     hash_mb: u64,
     /// Search threads (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]

@@ -124,7 +124,7 @@ struct MaxmobArgs {
 pub struct RunArgs {
     /// Memory for the positions being sorted, in MiB; larger levels spill to temporary
     /// files (in TMPDIR).
-    #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    #[arg(long, default_value_t = 2048, value_parser = cli::parse_memory_mb, allow_hyphen_values = true)]
     pub memory_mb: u64,
     /// Worker threads (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
