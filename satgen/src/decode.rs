@@ -65,21 +65,44 @@ pub fn decode(
     wanted: u32,
     side: SideFilter,
 ) -> Result<Decoded, DecodeError> {
+    let mut most = 0;
+    let found = replay_model(layout, model, |ply, board| {
+        if !side.allows(ply) {
+            return false;
+        }
+        most = most.max(board.mobility());
+        board.mobility() >= wanted
+    })?;
+    found.ok_or(DecodeError::TooLow {
+        found: most,
+        wanted,
+    })
+}
+
+/// The game a model describes up to exactly `ply` plies (a question with `exact_ply`).
+pub fn decode_exact(layout: &Layout, model: &[bool], ply: usize) -> Result<Decoded, DecodeError> {
+    let found = replay_model(layout, model, |at, _| at == ply)?;
+    Ok(found.expect("the layout has the plies of its question"))
+}
+
+/// Replays the model's moves until `stop(ply, board)` holds at a position: the game up to
+/// there, or `None` if it never does.
+fn replay_model(
+    layout: &Layout,
+    model: &[bool],
+    mut stop: impl FnMut(usize, &Board) -> bool,
+) -> Result<Option<Decoded>, DecodeError> {
     let value = |l: Lit| model.get(l.var().idx()).copied().unwrap_or(false) != l.is_neg();
     let mut moves = Vec::new();
     let mut board = Board::START;
-    let mut most = 0;
     for ply in 0..=layout.moves.len() {
-        if side.allows(ply) {
-            if board.mobility() >= wanted {
-                return Ok(Decoded {
-                    moves,
-                    ply,
-                    mobility: board.mobility(),
-                    board,
-                });
-            }
-            most = most.max(board.mobility());
+        if stop(ply, &board) {
+            return Ok(Some(Decoded {
+                moves,
+                ply,
+                mobility: board.mobility(),
+                board,
+            }));
         }
         let Some(block) = layout.moves.get(ply) else {
             break;
@@ -99,8 +122,5 @@ pub fn decode(
         board = play_variant(&board, mv).ok_or(DecodeError::Illegal { ply, mv })?;
         moves.push(mv);
     }
-    Err(DecodeError::TooLow {
-        found: most,
-        wanted,
-    })
+    Ok(None)
 }
