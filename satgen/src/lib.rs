@@ -15,6 +15,7 @@ compile_error!(
 
 pub mod accounting;
 pub mod cubes;
+pub mod curve;
 pub mod decode;
 pub mod dimacs;
 pub mod encode;

@@ -811,3 +811,83 @@ fn solve_proof_writes_checked_proofs() {
         );
     }
 }
+
+/// `curve` on the first plies (varisat): one row per ply with the maximum brute force
+/// gives, a witness replayed by the core, a proof of one more when asked; `--done` skips
+/// what a run already settled; `curve-plot` draws the rows and refuses two that disagree.
+#[test]
+fn curve_rows_resume_and_plot() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let output = satgen(&[
+        "curve",
+        "--from",
+        "0",
+        "--to",
+        "4",
+        "--json",
+        "--proof",
+        &path("proofs"),
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let text = stdout_text(&output);
+    std::fs::write(path("curve.jsonl"), &text).unwrap();
+    let mut rows: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    rows.sort_by_key(|r| r["ply"].as_u64());
+    assert_eq!(rows.len(), 5);
+    for (ply, row) in rows.iter().enumerate() {
+        let most = engine::reference::max_mobility(&engine::Board::START, ply as u32);
+        // At exactly `ply` plies the maximum may be lower than within them.
+        let max = row["max"].as_u64().unwrap() as u32;
+        assert!(max <= most, "{row}");
+        let game = engine::Game::replay(engine::Position::START, row["witness"].as_str().unwrap())
+            .unwrap();
+        assert_eq!((game.moves.len(), game.last().board.mobility()), (ply, max));
+        let last = row["questions"].as_array().unwrap().last().unwrap().clone();
+        assert_eq!(
+            (&last["result"], &last["mobility"]),
+            (&"UNSAT".into(), &(max + 1).into())
+        );
+        let proof = last["proof"].as_str().unwrap();
+        let cnf = Path::new(proof).with_extension("cnf");
+        assert!(satgen(&["check-proof", cnf.to_str().unwrap(), proof])
+            .status
+            .success());
+    }
+    // Everything settled: a resumed run has nothing left to do.
+    let again = satgen(&[
+        "curve",
+        "--from",
+        "0",
+        "--to",
+        "4",
+        "--json",
+        "--done",
+        &path("curve.jsonl"),
+    ]);
+    assert!(again.status.success(), "{again:?}");
+    assert_eq!(stdout_text(&again), "");
+    let plot = satgen(&["curve-plot", &path("curve.jsonl"), "-o", &path("curve.svg")]);
+    assert!(plot.status.success(), "{plot:?}");
+    assert!(std::fs::read_to_string(path("curve.svg"))
+        .unwrap()
+        .contains("<svg"));
+    // A second file that disagrees on ply 3.
+    let wrong = text
+        .lines()
+        .find(|l| l.contains("\"ply\":3,"))
+        .unwrap()
+        .replacen(&format!("\"max\":{}", rows[3]["max"]), "\"max\":99", 1);
+    std::fs::write(path("wrong.jsonl"), wrong).unwrap();
+    let plot = satgen(&[
+        "curve-plot",
+        &path("curve.jsonl"),
+        &path("wrong.jsonl"),
+        "-o",
+        &path("curve.svg"),
+    ]);
+    assert_eq!(plot.status.code(), Some(1), "{plot:?}");
+}

@@ -8,6 +8,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::Instant;
 
+mod curve;
+
 use clap::{Parser, Subcommand};
 use engine::cli::{self, Failure};
 use rayon::prelude::*;
@@ -38,6 +40,11 @@ enum Command {
     Decode(DecodeArgs),
     /// Split the question by the first plies into independent CNFs and a manifest.
     Cubes(CubesArgs),
+    /// The maximum-mobility curve: for each ply, the most legal moves after exactly that
+    /// many plies, with a witness game and the UNSAT (and proof) of one more.
+    Curve(curve::Args),
+    /// Draw the curve from the JSON Lines of `satgen curve --json` (SVG).
+    CurvePlot(curve::PlotArgs),
     /// Check a proof of unsatisfiability against its CNF: LRAT (CaDiCaL's, text or binary)
     /// or varisat's format (`retro check --proof`), told apart by content: VERIFIED, or the
     /// first step that fails (exit 1).
@@ -263,10 +270,9 @@ struct EmitArgs {
     output: PathBuf,
 }
 
+/// Which solver answers, and whether its UNSAT answers must come with checked proofs.
 #[derive(clap::Args)]
-struct SolveArgs {
-    #[command(flatten)]
-    question: QuestionArgs,
+struct SolverArgs {
     /// The solver linked in: varisat, or cadical / kissat when built with the cargo
     /// feature of that name.
     #[arg(long, value_enum, default_value_t = Embedded::Varisat, conflicts_with = "solver_cmd")]
@@ -275,6 +281,21 @@ struct SolveArgs {
     /// argument and expected to print s/v lines; default: the embedded varisat.
     #[arg(long)]
     solver_cmd: Option<String>,
+    /// Certify every UNSAT: the CNF and the solver's proof of each UNSAT question (or
+    /// cube) are written to this directory (NAME.cnf with NAME.lrat from an external
+    /// CaDiCaL 1.9 or later, NAME.varisat from the embedded varisat) and checked before
+    /// the answer is given (`satgen check-proof` checks them again). Kissat writes no
+    /// proof that satgen checks.
+    #[arg(long, value_name = "DIR")]
+    proof: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct SolveArgs {
+    #[command(flatten)]
+    question: QuestionArgs,
+    #[command(flatten)]
+    solving: SolverArgs,
     /// Split the question into its cubes by ply (`satgen cubes --by-ply`) and solve them
     /// side by side, in that order: the first SAT cube answers (the others are stopped),
     /// UNSAT when every cube is.
@@ -286,13 +307,6 @@ struct SolveArgs {
     /// One JSON object.
     #[arg(long)]
     json: bool,
-    /// Certify every UNSAT: the CNF and the solver's proof of each UNSAT question (or
-    /// cube) are written to this directory (NAME.cnf with NAME.lrat from an external
-    /// CaDiCaL 1.9 or later, NAME.varisat from the embedded varisat) and checked before
-    /// the answer is given (`satgen check-proof` checks them again). Kissat writes no
-    /// proof that satgen checks.
-    #[arg(long, value_name = "DIR")]
-    proof: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -480,7 +494,7 @@ fn answer(
 /// writes), until `stop`; with `--proof DIR`, an UNSAT leaves NAME.cnf and its proof in
 /// DIR, checked here (a proof that fails is an error, exit 1).
 fn run_solver(
-    args: &SolveArgs,
+    args: &SolverArgs,
     formula: &satgen::formula::Formula,
     dimacs: impl FnOnce(&mut dyn Write) -> io::Result<()>,
     name: &str,
@@ -549,7 +563,7 @@ fn run_solver(
 
 /// With `--proof DIR`: the directory made, and the solver able to write a proof satgen
 /// checks.
-fn prepare_proofs(args: &SolveArgs) -> Result<(), Failure> {
+fn prepare_proofs(args: &SolverArgs) -> Result<(), Failure> {
     let Some(dir) = &args.proof else {
         return Ok(());
     };
@@ -576,7 +590,7 @@ fn mobility_dimacs<'a>(
 
 fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = Instant::now();
-    prepare_proofs(args)?;
+    prepare_proofs(&args.solving)?;
     let q = match args.question.asked()? {
         Asked::Mobility(q) => q,
         Asked::Target(position, cube) => return solve_target(args, &position, cube, start, out),
@@ -587,7 +601,7 @@ fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
     let encoded = encode(&q);
     let interrupt = cli::interrupt_flag();
     let (outcome, proof) = run_solver(
-        args,
+        &args.solving,
         &encoded.formula,
         mobility_dimacs(&q, &encoded),
         "question",
@@ -643,7 +657,7 @@ fn solve_target(
     let interrupt = cli::interrupt_flag();
     let stop = || interrupt.load(Relaxed);
     let (outcome, proof) = run_solver(
-        args,
+        &args.solving,
         &question.formula,
         |mut out| dimacs::write_target(&mut out, &question),
         "target",
@@ -720,7 +734,7 @@ fn solve_by_ply(
                 let cube = &cubes[i];
                 let encoded = encode(cube);
                 let (outcome, proof) = match run_solver(
-                    args,
+                    &args.solving,
                     &encoded.formula,
                     mobility_dimacs(cube, &encoded),
                     &format!("ply-{:02}", cube.plies),
@@ -858,6 +872,8 @@ fn main() -> ExitCode {
         Command::Decode(args) => decode_files(&args, &mut out),
         Command::Cubes(args) => cubes(&args),
         Command::CheckProof(args) => check_proof(&args, &mut out),
+        Command::Curve(args) => curve::run(&args, &mut out),
+        Command::CurvePlot(args) => curve::plot(&args, &mut out),
     };
     cli::exit_code("satgen", result)
 }

@@ -1,0 +1,309 @@
+//! `satgen curve`: the maximum-mobility curve by ply, each point with its witness and the
+//! UNSAT (and checked proof) of one move more; `satgen curve-plot` draws it.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use engine::cli::{self, Failure};
+use rayon::prelude::*;
+use satgen::curve::{climb, Point};
+
+use crate::{mobility_dimacs, prepare_proofs, run_solver, SolverArgs};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// First ply.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=60))]
+    from: u32,
+    /// Last ply.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(0..=60))]
+    to: u32,
+    /// Take only plies I, I+N, I+2N... (1-based) of the range, for clusters; the shards'
+    /// JSON Lines put together (`cat`) are the curve.
+    #[arg(long, value_name = "I/N", value_parser = cli::parse_shard)]
+    shard: Option<(usize, usize)>,
+    /// Skip the plies whose maximum these JSON Lines files (of earlier runs) already give:
+    /// an interrupted run goes on where it stopped.
+    #[arg(long, value_name = "FILE")]
+    done: Vec<PathBuf>,
+    /// Seconds per question; a point whose question runs out keeps its bounds (max null).
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
+    #[command(flatten)]
+    solving: SolverArgs,
+    /// Plies worked on at once, each by one solver (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
+    /// JSON Lines (one object per line, as `jq` reads them): one per ply.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct PlotArgs {
+    /// JSON Lines of `satgen curve --json` (runs and shards; a ply answered twice must
+    /// agree).
+    #[arg(required = true)]
+    rows: Vec<PathBuf>,
+    /// The SVG file to write.
+    #[arg(short, long)]
+    output: PathBuf,
+}
+
+const HEADER: &str = "  ply  side    max  bounds    questions  seconds  witness";
+
+fn line(point: &Point) -> String {
+    let bounds = match (point.max, point.impossible) {
+        (Some(_), _) => String::new(),
+        (None, Some(u)) => format!("{}..{}", point.lower, u - 1),
+        (None, None) => format!("{}..", point.lower),
+    };
+    format!(
+        "{:>5}  {:<5} {:>5}  {:<8} {:>10} {:>8.1}  {}",
+        point.ply,
+        point.side,
+        point.max.map_or("-".to_string(), |m| m.to_string()),
+        bounds,
+        point.questions.len(),
+        point.seconds,
+        point.witness
+    )
+}
+
+/// The plies whose maximum the files give.
+fn answered(files: &[PathBuf]) -> Result<Vec<usize>, Failure> {
+    let mut plies = Vec::new();
+    for (path, row) in read_rows(files)? {
+        if !row["max"].is_null() {
+            let ply = row["ply"]
+                .as_u64()
+                .ok_or_else(|| Failure::Input(format!("{path}: a row without its ply")))?;
+            plies.push(ply as usize);
+        }
+    }
+    Ok(plies)
+}
+
+/// Every JSON object of the files, with "FILE:LINE" for messages.
+fn read_rows(files: &[PathBuf]) -> Result<Vec<(String, serde_json::Value)>, Failure> {
+    let mut rows = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
+        for (n, text) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let at = format!("{}:{}", file.display(), n + 1);
+            let row = serde_json::from_str(text)
+                .map_err(|e| Failure::Input(format!("{at}: not a JSON object: {e}")))?;
+            rows.push((at, row));
+        }
+    }
+    Ok(rows)
+}
+
+pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
+    if args.from > args.to {
+        return Err(Failure::Input(format!(
+            "--from {} is after --to {}",
+            args.from, args.to
+        )));
+    }
+    prepare_proofs(&args.solving)?;
+    let limit = args
+        .time_limit
+        .map(|s| {
+            Duration::try_from_secs_f64(s)
+                .map_err(|_| Failure::Input(format!("--time-limit {s}: not a number of seconds")))
+        })
+        .transpose()?;
+    let skip = answered(&args.done)?;
+    let plies: Vec<usize> = (args.from as usize..=args.to as usize)
+        .enumerate()
+        .filter(|(k, _)| args.shard.is_none_or(|(i, n)| k % n == i - 1))
+        .map(|(_, ply)| ply)
+        .filter(|ply| !skip.contains(ply))
+        .collect();
+    let interrupt = cli::interrupt_flag();
+    let progress = cli::progress_bar(plies.len() as u64, "plies");
+    if !args.json {
+        progress.suspend(|| writeln!(out, "{HEADER}"))?;
+    }
+    let failure: Mutex<Option<Failure>> = Mutex::new(None);
+    let pool = cli::thread_pool(args.threads)?;
+    // The points come back as they are settled and are written at once, so that an
+    // interrupted run keeps them (`--done` resumes from them).
+    let (sender, points) = std::sync::mpsc::channel::<String>();
+    let written = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            pool.install(|| {
+                plies
+                    .par_iter()
+                    .with_max_len(1)
+                    .for_each_with(sender, |sender, &ply| {
+                        if interrupt.load(Relaxed) || failure.lock().expect("no panics").is_some() {
+                            return;
+                        }
+                        match point(args, ply, limit, &interrupt) {
+                            Ok(point) => {
+                                let text = if args.json {
+                                    serde_json::to_string(&point).expect("a point serialises")
+                                } else {
+                                    line(&point)
+                                };
+                                let _ = sender.send(text);
+                            }
+                            Err(e) => {
+                                failure
+                                    .lock()
+                                    .expect("no panics")
+                                    .get_or_insert(Failure::Invalid(e));
+                            }
+                        }
+                    })
+            })
+        });
+        points.iter().try_for_each(|text| {
+            progress.inc(1);
+            progress.suspend(|| writeln!(out, "{text}").and_then(|()| out.flush()))
+        })
+    });
+    written?;
+    progress.finish_and_clear();
+    if let Some(failure) = failure.into_inner().expect("no panics") {
+        return Err(failure);
+    }
+    if interrupt.load(Relaxed) {
+        return Err(Failure::Interrupted);
+    }
+    Ok(())
+}
+
+/// One point, each question by the solver chosen, stopped by the interrupt or `limit`.
+fn point(
+    args: &Args,
+    ply: usize,
+    limit: Option<Duration>,
+    interrupt: &std::sync::atomic::AtomicBool,
+) -> Result<Point, String> {
+    climb(ply, |q, encoded| {
+        let asked = Instant::now();
+        let stop = || interrupt.load(Relaxed) || limit.is_some_and(|l| asked.elapsed() >= l);
+        let name = format!("ply-{ply:02}-mobility-{:02}", q.mobility);
+        let dimacs = mobility_dimacs(q, encoded);
+        let (outcome, proof) = run_solver(&args.solving, &encoded.formula, dimacs, &name, stop)
+            .map_err(|e| match e {
+                Failure::Input(m) | Failure::Invalid(m) => m,
+                other => format!("{other:?}"),
+            })?;
+        Ok((outcome, proof.map(|p| p.proof)))
+    })
+}
+
+/// Draws the curve: the maximum at each ply (black's plies and white's as two series), and
+/// the bounds where a point is not settled.
+pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let mut points: BTreeMap<u64, (String, serde_json::Value)> = BTreeMap::new();
+    for (at, row) in read_rows(&args.rows)? {
+        let ply = row["ply"]
+            .as_u64()
+            .ok_or_else(|| Failure::Input(format!("{at}: a row without its ply")))?;
+        match points.get(&ply) {
+            Some((first, earlier)) if !earlier["max"].is_null() && !row["max"].is_null() => {
+                if earlier["max"] != row["max"] {
+                    return Err(Failure::Invalid(format!(
+                        "ply {ply}: {first} says {} and {at} says {}",
+                        earlier["max"], row["max"]
+                    )));
+                }
+            }
+            // A settled point replaces an unsettled one.
+            Some((_, earlier)) if !earlier["max"].is_null() => {}
+            _ => {
+                points.insert(ply, (at, row));
+            }
+        }
+    }
+    draw(&args.output, &points)
+        .map_err(|e| Failure::Input(format!("{}: {e}", args.output.display())))?;
+    let settled = points.values().filter(|(_, r)| !r["max"].is_null()).count();
+    writeln!(
+        out,
+        "{} plies ({settled} settled) drawn to {}",
+        points.len(),
+        args.output.display()
+    )?;
+    Ok(())
+}
+
+fn draw(
+    path: &std::path::Path,
+    points: &BTreeMap<u64, (String, serde_json::Value)>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use plotters::prelude::*;
+    let value = |row: &serde_json::Value, key: &str| row[key].as_u64().map(|v| v as i32);
+    let top = points
+        .values()
+        .filter_map(|(_, r)| value(r, "impossible").or(value(r, "lower")))
+        .max()
+        .unwrap_or(1)
+        + 2;
+    let root = SVGBackend::new(path, (900, 560)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "The most legal moves after exactly P plies (a pass is a ply)",
+            ("sans-serif", 16),
+        )
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(-1i32..61i32, 0i32..top)?;
+    chart
+        .configure_mesh()
+        .x_desc("ply P (black to move at even P, white at odd)")
+        .y_desc("legal moves")
+        .draw()?;
+    for (side, colour) in [("black", BLACK), ("white", RED)] {
+        let settled: Vec<(i32, i32)> = points
+            .iter()
+            .filter(|(_, (_, r))| r["side"] == side)
+            .filter_map(|(&p, (_, r))| value(r, "max").map(|m| (p as i32, m)))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(settled.clone(), colour.stroke_width(2)))?
+            .label(format!("{side} to move: maximum"))
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+            });
+        chart.draw_series(settled.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
+        // Unsettled: the witness's count up to one below the first count proven impossible
+        // (or the top of the chart).
+        let open = points
+            .iter()
+            .filter(|(_, (_, r))| r["side"] == side && r["max"].is_null())
+            .map(|(&p, (_, r))| {
+                let low = value(r, "lower").unwrap_or(0);
+                let high = value(r, "impossible").map_or(top, |u| u - 1);
+                PathElement::new(
+                    vec![(p as i32, low), (p as i32, high)],
+                    colour.stroke_width(1),
+                )
+            });
+        chart.draw_series(open)?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}

@@ -1,0 +1,203 @@
+//! The maximum-mobility curve: for each ply P, the most legal moves a position after
+//! exactly P plies can give the side to move. Plies are those of satgen's questions (a
+//! pass is a ply, so black moves at even plies and white at odd ones). Each point is found
+//! by climbing exact-ply questions: SAT at N gives a game whose position after P plies has
+//! m >= N moves (the next question asks m + 1); UNSAT at N bounds the maximum below N. A
+//! point is certified by a witness game (replayed by the core) and the UNSAT of
+//! maximum + 1 (with its checked proof where the solver writes one).
+
+use engine::{Color, Move, Position};
+
+use crate::decode::decode_exact;
+use crate::encode::{encode, Encoded, Encoding, Question, SideFilter};
+use crate::solve::Outcome;
+
+/// One question asked on the way.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Asked {
+    /// At least this many moves after exactly the point's plies?
+    pub mobility: u32,
+    /// SAT, UNSAT or UNKNOWN (stopped by the time limit or an interrupt).
+    pub result: &'static str,
+    pub seconds: f64,
+    /// The checked proof of an UNSAT, where one was asked for.
+    pub proof: Option<String>,
+}
+
+/// One point of the curve, as far as it got.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Point {
+    pub ply: usize,
+    /// Who moves after `ply` plies: black at even plies.
+    pub side: &'static str,
+    /// The maximum, once a witness reaches it and one more is UNSAT.
+    pub max: Option<u32>,
+    /// The most moves a witness reached (its game replayed by the core).
+    pub lower: u32,
+    /// The witness game (moves in the `f5d6` form, `ps` for a pass).
+    pub witness: String,
+    /// The fewest moves proven impossible (UNSAT), if any.
+    pub impossible: Option<u32>,
+    pub questions: Vec<Asked>,
+    pub seconds: f64,
+}
+
+/// The exact-ply question at `ply` for at least `mobility` moves (the first move fixed to
+/// f5 by symmetry, the rays encoding).
+pub fn question(ply: usize, mobility: u32) -> Question {
+    Question {
+        plies: ply,
+        mobility: mobility as usize,
+        side: if ply % 2 == 0 {
+            SideFilter::Black
+        } else {
+            SideFilter::White
+        },
+        symmetry_break: ply > 0,
+        encoding: Encoding::Rays,
+        exact_ply: true,
+    }
+}
+
+/// Climbs to the maximum at `ply`, asking `solve` each question (with its encoding); its
+/// outcome and, for an UNSAT, where the proof was kept. Ends at the maximum or at the
+/// first question `solve` leaves unanswered (`Outcome::Stopped`).
+pub fn climb(
+    ply: usize,
+    mut solve: impl FnMut(&Question, &Encoded) -> Result<(Outcome, Option<String>), String>,
+) -> Result<Point, String> {
+    let start = std::time::Instant::now();
+    let mut point = Point {
+        ply,
+        side: if ply % 2 == 0 { "black" } else { "white" },
+        max: None,
+        lower: 0,
+        witness: String::new(),
+        impossible: None,
+        questions: Vec::new(),
+        seconds: 0.0,
+    };
+    // Any position has at least 0 moves: the first question asks for 1.
+    let mut witnessed = false;
+    loop {
+        let wanted = point.lower + u32::from(witnessed);
+        if point.impossible == Some(wanted) {
+            point.max = Some(point.lower);
+            break;
+        }
+        let q = question(ply, wanted);
+        let encoded = encode(&q);
+        let asked = std::time::Instant::now();
+        let (outcome, proof) = solve(&q, &encoded)?;
+        let result = match &outcome {
+            Outcome::Sat(_) => "SAT",
+            Outcome::Unsat => "UNSAT",
+            Outcome::Stopped => "UNKNOWN",
+        };
+        point.questions.push(Asked {
+            mobility: wanted,
+            result,
+            seconds: asked.elapsed().as_secs_f64(),
+            proof,
+        });
+        match outcome {
+            Outcome::Sat(model) => {
+                let game = decode_exact(&encoded.layout, &model, ply)
+                    .map_err(|e| format!("ply {ply}: model rejected: {e}"))?;
+                let mobility = replayed_mobility(&game.moves)
+                    .map_err(|e| format!("ply {ply}: witness rejected: {e}"))?;
+                if mobility < wanted {
+                    return Err(format!(
+                        "ply {ply}: the model's game has {mobility} moves, not {wanted}"
+                    ));
+                }
+                point.lower = mobility;
+                point.witness = engine::game::format_moves(&game.moves);
+                witnessed = true;
+            }
+            Outcome::Unsat => point.impossible = Some(wanted),
+            Outcome::Stopped => break,
+        }
+    }
+    point.seconds = start.elapsed().as_secs_f64();
+    Ok(point)
+}
+
+/// The core's replay of a witness: the mobility of the side to move at its end. Passes
+/// are the core's too (only without a legal move).
+fn replayed_mobility(moves: &[Move]) -> Result<u32, String> {
+    let mut position = Position::START;
+    for &mv in moves {
+        position = position.play(mv).map_err(|e| format!("{mv}: {e}"))?;
+    }
+    let expected = if moves.len() % 2 == 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    if position.side != expected {
+        return Err("the side to move is not the ply's".into());
+    }
+    Ok(position.board.mobility())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The largest mobility after exactly `plies` plies of the variant rules, by brute
+    /// force (a pass only without a move).
+    fn brute_force(board: &engine::Board, plies: usize) -> u32 {
+        if plies == 0 {
+            return board.mobility();
+        }
+        match board.moves() {
+            0 => brute_force(&board.pass(), plies - 1),
+            moves => engine::Bitboard(moves)
+                .map(|sq| brute_force(&board.play(sq).expect("legal"), plies - 1))
+                .max()
+                .unwrap_or(0),
+        }
+    }
+
+    /// The first points of the curve by varisat equal brute force, each with a witness
+    /// at the maximum and the UNSAT of one more.
+    #[test]
+    fn first_points_match_brute_force() {
+        for ply in 0..=6 {
+            let point = climb(ply, |_, encoded| {
+                let model = crate::solve::varisat(&encoded.formula);
+                Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
+            })
+            .unwrap();
+            let most = brute_force(&engine::Board::START, ply);
+            assert_eq!(point.max, Some(most), "ply {ply}");
+            assert_eq!(point.impossible, Some(most + 1));
+            let game = engine::Game::replay(Position::START, &point.witness).unwrap();
+            assert_eq!(game.moves.len(), ply);
+            assert_eq!(game.last().board.mobility(), most);
+            assert_eq!(point.questions.last().unwrap().result, "UNSAT");
+        }
+    }
+
+    /// A question left unanswered ends the climb with the bounds so far.
+    #[test]
+    fn a_stopped_question_leaves_the_bounds() {
+        let mut asked = 0;
+        let point = climb(4, |_, encoded| {
+            asked += 1;
+            Ok(if asked == 1 {
+                let model = crate::solve::varisat(&encoded.formula).unwrap();
+                (Outcome::Sat(model), None)
+            } else {
+                (Outcome::Stopped, None)
+            })
+        })
+        .unwrap();
+        assert_eq!(point.max, None);
+        assert!(point.lower >= 1);
+        assert_eq!(point.impossible, None);
+        assert_eq!(point.questions.len(), 2);
+        assert_eq!(point.questions[1].result, "UNKNOWN");
+    }
+}
