@@ -60,6 +60,26 @@ fn maxmob_json() {
     );
 }
 
+/// `--by-ply`: one row per ply, the maximum after exactly that many plies with a witness of
+/// exactly that length (the values as a plain search finds them: 4, 3, 5, 6, 9, 11).
+#[test]
+fn maxmob_by_ply_rows() {
+    let output = retro(&["maxmob", "--plies", "5", "--by-ply", "--json"]);
+    assert!(output.status.success(), "{output:?}");
+    let rows = json_lines(&output);
+    let maxima: Vec<u64> = rows.iter().map(|r| r["max"].as_u64().unwrap()).collect();
+    assert_eq!(maxima, [4, 3, 5, 6, 9, 11]);
+    for (ply, row) in rows.iter().enumerate() {
+        assert_eq!(row["ply"], ply);
+        assert_eq!(row["side"], if ply % 2 == 0 { "black" } else { "white" });
+        assert_eq!(row["impossible"], maxima[ply] + 1);
+        let game = engine::Game::replay(engine::Position::START, row["witness"].as_str().unwrap())
+            .unwrap();
+        assert_eq!(game.moves.len(), ply);
+        assert_eq!(game.last().board.mobility() as u64, maxima[ply]);
+    }
+}
+
 /// The table output ends with a newline (a shell prompt does not land on the diagram).
 #[test]
 fn maxmob_table_ends_with_a_newline() {

@@ -230,3 +230,22 @@ fn encodings_follow_the_core_through_passes() {
     );
     assert_eq!(exact_checked, 4);
 }
+
+/// The first points of the maximum-mobility curve by SAT (varisat climbing exact-ply
+/// questions) equal retro's enumeration of every position after exactly that many plies,
+/// for both sides (black at even plies, white at odd).
+#[test]
+fn curve_matches_the_enumeration() {
+    let exhaustive = retro::maxmob::max_mobility_by_ply(6, 1 << 20).unwrap();
+    for m in exhaustive {
+        let point = satgen::curve::climb(m.ply, |_, encoded| {
+            let model = satgen::solve::varisat(&encoded.formula);
+            Ok((
+                model.map_or(satgen::solve::Outcome::Unsat, satgen::solve::Outcome::Sat),
+                None,
+            ))
+        })
+        .unwrap();
+        assert_eq!(point.max, Some(m.mobility), "ply {}", m.ply);
+    }
+}

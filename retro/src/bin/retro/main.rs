@@ -116,6 +116,11 @@ struct MaxmobArgs {
     /// Plies from the start.
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=60))]
     plies: u32,
+    /// The largest mobility after exactly each number of plies up to --plies instead, every
+    /// reachable position seen (rows as `satgen curve --json` writes them, for
+    /// `satgen curve-plot`; a pass is a ply).
+    #[arg(long)]
+    by_ply: bool,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -234,6 +239,43 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
 fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
     let pool = cli::thread_pool(args.run.threads)?;
     let start = Instant::now();
+    if args.by_ply {
+        let maxima =
+            pool.install(|| retro::maxmob::max_mobility_by_ply(args.plies, args.run.key_limit()))?;
+        if !args.run.json {
+            writeln!(out, "  ply  side    max      positions  witness")?;
+        }
+        for m in maxima {
+            let side = if m.ply % 2 == 0 { "black" } else { "white" };
+            let witness = format_moves(&m.witness);
+            if args.run.json {
+                cli::write_json(
+                    out,
+                    &serde_json::json!({
+                        "ply": m.ply,
+                        "side": side,
+                        "max": m.mobility,
+                        "lower": m.mobility,
+                        "impossible": m.mobility + 1,
+                        "witness": witness,
+                        "positions": m.positions,
+                        "certificate": format!(
+                            "exhaustive: every one of the {} positions after exactly {} plies (up to the start's symmetries)",
+                            m.positions, m.ply
+                        ),
+                        "seconds": start.elapsed().as_secs_f64(),
+                    }),
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "{:>5}  {side:<5} {:>5} {:>14}  {witness}",
+                    m.ply, m.mobility, m.positions
+                )?;
+            }
+        }
+        return Ok(());
+    }
     let found = pool.install(|| max_mobility(args.plies, args.run.key_limit()))?;
     let witness = format_moves(&found.witness);
     if args.run.json {
