@@ -658,3 +658,26 @@ fn wld_is_shown_in_words() {
     let row: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
     assert_eq!((&row["score"], &row["wld"]), (&1.into(), &"win".into()));
 }
+
+/// A position with 40 or more empties gets a warning (on stderr, before the search) that
+/// names the faster ways; it is stopped right after it.
+#[test]
+fn solve_warns_before_a_very_long_search() {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(["solve", "--board", "f5d6c3"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        first.contains("57 empties") && first.contains("--wld"),
+        "{first}"
+    );
+}

@@ -36,7 +36,7 @@ fn enumerate_json_per_ply() {
 
 #[test]
 fn enumerate_table_by_discs() {
-    let output = retro(&["enumerate", "--discs", "6", "--memory-mb", "1"]);
+    let output = retro(&["enumerate", "--discs", "6", "--memory-mb", "2"]);
     assert!(output.status.success());
     let text = String::from_utf8(output.stdout).unwrap();
     assert_eq!(text.lines().count(), 1 + 3, "{text}");

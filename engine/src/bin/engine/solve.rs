@@ -43,8 +43,24 @@ struct Row {
     expected_ok: Option<bool>,
 }
 
+/// From this many empties an exact solve may run for days.
+const LONG_EMPTIES: u32 = 40;
+
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let positions = args.positions.read()?;
+    // An exact solve grows about 3x per empty square: past 40 it runs for days, and a
+    // user who only wants the winner should know the cheaper ways.
+    let most = positions
+        .iter()
+        .map(|(_, obf)| obf.position.board.empty_count())
+        .max()
+        .unwrap_or(0);
+    if most >= LONG_EMPTIES {
+        eprintln!(
+            "engine: warning: a position has {most} empties; an exact solve of 40 or more may take days \
+             (--wld, `dfpn wld`, or `engine analyze --depth N` answer sooner; Ctrl-C stops and prints what is solved)"
+        );
+    }
     let stop = cli::interrupt_flag();
     let solver = Solver::new(args.hash_mb as usize).with_eval(args.eval.load()?);
     let pool = cli::thread_pool(args.threads)?;
