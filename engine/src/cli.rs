@@ -329,6 +329,22 @@ pub fn progress_bar(len: u64, unit: &str) -> indicatif::ProgressBar {
     progress
 }
 
+/// The progress display the tools share (bars and spinners on stderr).
+pub use indicatif::ProgressBar;
+
+/// A spinner on stderr for one long step with no count to show: what runs (`message`)
+/// and for how long. Like the bars, it draws only on a terminal.
+pub fn spinner(message: String) -> indicatif::ProgressBar {
+    let progress = indicatif::ProgressBar::new_spinner();
+    progress.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {msg}, {elapsed}")
+            .expect("a valid template"),
+    );
+    progress.set_message(message);
+    progress.enable_steady_tick(std::time::Duration::from_millis(250));
+    progress
+}
+
 /// The evaluation a command uses (flattened into its arguments).
 #[derive(clap::Args, Debug)]
 pub struct EvalArgs {

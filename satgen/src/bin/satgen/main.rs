@@ -600,6 +600,7 @@ fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
     let encoded = encode(&q);
     let interrupt = cli::interrupt_flag();
+    let progress = solving(&encoded.formula);
     let (outcome, proof) = run_solver(
         &args.solving,
         &encoded.formula,
@@ -607,6 +608,7 @@ fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
         "question",
         || interrupt.load(Relaxed),
     )?;
+    progress.finish_and_clear();
     let model = match outcome {
         Outcome::Sat(model) => Some(model),
         Outcome::Unsat => None,
@@ -618,6 +620,15 @@ fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
     answer.clauses = Some(encoded.formula.clauses());
     answer.seconds = start.elapsed().as_secs_f64();
     print(&answer, args.json, out)
+}
+
+/// The spinner of one question being solved (and its proof checked).
+fn solving(formula: &satgen::formula::Formula) -> cli::ProgressBar {
+    cli::spinner(format!(
+        "solving {} variables, {} clauses",
+        formula.variables(),
+        formula.clauses()
+    ))
 }
 
 /// After Ctrl-C or SIGTERM: the answer UNKNOWN with the formula's size and the time spent,
@@ -656,6 +667,7 @@ fn solve_target(
     let question = encode_target(position, cube);
     let interrupt = cli::interrupt_flag();
     let stop = || interrupt.load(Relaxed);
+    let progress = solving(&question.formula);
     let (outcome, proof) = run_solver(
         &args.solving,
         &question.formula,
@@ -663,6 +675,7 @@ fn solve_target(
         "target",
         stop,
     )?;
+    progress.finish_and_clear();
     if let Outcome::Stopped = outcome {
         return stopped(&question.formula, start, args.json, out);
     }
@@ -827,8 +840,10 @@ fn check_proof(args: &CheckProofArgs, out: &mut impl Write) -> Result<(), Failur
             .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
     };
     let (cnf, proof) = (open(&args.cnf)?, open(&args.proof)?);
-    let format = satgen::proof::check_any(cnf, proof)
-        .map_err(|e| Failure::Invalid(format!("{}: {e}", args.proof.display())))?;
+    let progress = cli::spinner(format!("checking {}", args.proof.display()));
+    let checked = satgen::proof::check_any(cnf, proof);
+    progress.finish_and_clear();
+    let format = checked.map_err(|e| Failure::Invalid(format!("{}: {e}", args.proof.display())))?;
     writeln!(
         out,
         "VERIFIED: {} ({format:?}) proves {} unsatisfiable",
