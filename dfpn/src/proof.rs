@@ -214,11 +214,17 @@ pub enum CheckError {
     Node { node: usize, problem: String },
 }
 
+/// Leaves with more empties than this are refused by default: `dfpn prove` makes leaves of
+/// at most `--leaf-empties` (14 by default) empties, and an alpha-beta check of a leaf far
+/// from the end (a hostile or broken file: the start position as a leaf) would not end.
+pub const CHECK_LEAF_EMPTIES: u32 = 24;
+
 /// Checks `file` from scratch with the core rules and the alpha-beta solver: every move is
 /// legal and leads to the position written, thresholds alternate as `2 - t`, a true claim
 /// has a child whose claim is false, a false claim has every legal move with a true claim,
-/// and every leaf is decided again by the end of the game or by alpha-beta.
-pub fn check(file: &ProofFile, solver: &Solver) -> Result<Verified, CheckError> {
+/// and every leaf is decided again by the end of the game or by alpha-beta; a leaf with
+/// more than `leaf_empties` empties is refused rather than searched.
+pub fn check(file: &ProofFile, solver: &Solver, leaf_empties: u32) -> Result<Verified, CheckError> {
     if file.format != FORMAT {
         return Err(CheckError::Format(format!(
             "format is {:?}, expected {FORMAT:?}",
@@ -256,6 +262,16 @@ pub fn check(file: &ProofFile, solver: &Solver) -> Result<Verified, CheckError> 
             return Err(bad(i, format!("threshold {t} is not an even score")));
         }
         if node.children.is_empty() {
+            if !board.is_game_over() && board.empty_count() > leaf_empties {
+                return Err(bad(
+                    i,
+                    format!(
+                        "a leaf with {} empties: more than the {leaf_empties} the checker decides \
+                         again (--leaf-empties raises it)",
+                        board.empty_count()
+                    ),
+                ));
+            }
             let score_holds = if board.is_game_over() {
                 board.final_score() >= t
             } else {
@@ -346,7 +362,7 @@ mod tests {
             let mut prover = small_prover();
             let proof = prover.proof(&obf.position, t, &never).unwrap();
             let file = proof.to_file();
-            let verified = check(&file, &solver).unwrap();
+            let verified = check(&file, &solver, CHECK_LEAF_EMPTIES).unwrap();
             assert_eq!((verified.threshold, verified.holds), (t, holds));
             assert!(verified.nodes > 1);
             assert!(proof.to_dot().contains("->"));
@@ -356,7 +372,7 @@ mod tests {
             // Claim the opposite at the root.
             let mut tampered = file.clone();
             tampered.nodes[0].holds = !holds;
-            assert!(check(&tampered, &solver).is_err());
+            assert!(check(&tampered, &solver, CHECK_LEAF_EMPTIES).is_err());
             // Drop a backing move of some false claim (true claims have only one).
             let mut tampered = file.clone();
             let node = tampered
@@ -365,15 +381,20 @@ mod tests {
                 .find(|n| !n.holds && n.children.len() > 1)
                 .unwrap();
             node.children.pop();
-            assert!(check(&tampered, &solver).is_err());
+            assert!(check(&tampered, &solver, CHECK_LEAF_EMPTIES).is_err());
             // A proof that is only its root leaf holds only if alpha-beta agrees.
             let mut leaf = file.clone();
             leaf.nodes.truncate(1);
             leaf.nodes[0].children.clear();
-            assert!(check(&leaf, &solver).is_ok());
+            assert!(check(&leaf, &solver, CHECK_LEAF_EMPTIES).is_ok());
+            // The same leaf refused by a checker that decides only 10 empties again.
+            assert!(check(&leaf, &solver, 10)
+                .unwrap_err()
+                .to_string()
+                .contains("a leaf with 14 empties"));
             leaf.nodes[0].holds = !holds;
             assert!(matches!(
-                check(&leaf, &solver),
+                check(&leaf, &solver, CHECK_LEAF_EMPTIES),
                 Err(CheckError::Node { node: 0, .. })
             ));
         }

@@ -136,6 +136,24 @@ fn proofs_are_written_checked_and_tampering_is_caught() {
         stderr(&output)
     );
 
+    // The start position as the only leaf: refused at once (exit 1), not searched for ever.
+    let mut proof: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    proof["nodes"] = serde_json::json!([{
+        "position": "---------------------------OX------XO--------------------------- X",
+        "threshold": 0,
+        "holds": true,
+        "children": []
+    }]);
+    std::fs::write(&tampered, proof.to_string()).unwrap();
+    let output = dfpn(&["check-proof", tampered.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("a leaf with 60 empties"),
+        "{}",
+        stderr(&output)
+    );
+
     std::fs::write(&tampered, "{ not json").unwrap();
     let output = dfpn(&["check-proof", tampered.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));

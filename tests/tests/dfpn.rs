@@ -159,13 +159,17 @@ fn proofs_check() {
         });
         let proof = prover.proof(position, t, &NEVER).unwrap();
         let file = proof.to_file();
-        let verified = check(&file, &solver).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let verified = check(&file, &solver, dfpn::proof::CHECK_LEAF_EMPTIES)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         assert_eq!(verified.holds, exact >= t);
         answers[verified.holds as usize] += 1;
         // Another threshold's claim does not pass for this one.
         let mut tampered = file.clone();
         tampered.nodes[0].threshold += if verified.holds { 2 } else { -2 };
-        assert!(check(&tampered, &solver).is_err(), "seed {seed}");
+        assert!(
+            check(&tampered, &solver, dfpn::proof::CHECK_LEAF_EMPTIES).is_err(),
+            "seed {seed}"
+        );
     }
     assert!(answers[0] > 3 && answers[1] > 3, "{answers:?}");
 }

@@ -1,7 +1,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use dfpn::proof::{check, ProofFile};
+use dfpn::proof::{check, ProofFile, CHECK_LEAF_EMPTIES};
 use engine::cli::{self, Failure};
 use engine::search::Solver;
 
@@ -12,6 +12,11 @@ pub struct Args {
     /// Memory in MiB for the alpha-beta search that decides the leaves again.
     #[arg(long, default_value_t = 64, value_parser = cli::parse_memory_mb, allow_hyphen_values = true)]
     hash_mb: u64,
+    /// Leaves with more empties are refused, not searched (an alpha-beta check far from
+    /// the end would not finish); raise it for proofs made with a larger
+    /// `prove --leaf-empties`.
+    #[arg(long, default_value_t = CHECK_LEAF_EMPTIES, value_parser = clap::value_parser!(u32).range(0..=60))]
+    leaf_empties: u32,
     /// One JSON object.
     #[arg(long)]
     json: bool,
@@ -29,7 +34,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         ))
     })?;
     let solver = Solver::new(args.hash_mb as usize);
-    match check(&file, &solver) {
+    match check(&file, &solver, args.leaf_empties) {
         Ok(verified) => {
             if args.json {
                 cli::write_json(
