@@ -119,8 +119,35 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
+    /// The positions to work on, and the totals to count them in, which name the shard
+    /// and the file's size (what `engine merge` checks).
+    pub fn read_batch(&self) -> Result<(Vec<(usize, Obf)>, Totals), Failure> {
+        let all = self.read_unsharded()?;
+        let totals = Totals {
+            shard: self.shard.map(|(i, n)| format!("{i}/{n}")),
+            file_positions: all.len(),
+            ..Totals::new()
+        };
+        Ok((self.sharded(all), totals))
+    }
+
     /// The positions to work on, numbered from 1 in the file.
     pub fn read(&self) -> Result<Vec<(usize, Obf)>, Failure> {
+        Ok(self.sharded(self.read_unsharded()?))
+    }
+
+    /// The positions of this shard (all without `--shard`).
+    fn sharded(&self, positions: Vec<(usize, Obf)>) -> Vec<(usize, Obf)> {
+        match self.shard {
+            Some((i, n)) => positions
+                .into_iter()
+                .filter(|(index, _)| (index - 1) % n == i - 1)
+                .collect(),
+            None => positions,
+        }
+    }
+
+    fn read_unsharded(&self) -> Result<Vec<(usize, Obf)>, Failure> {
         let positions: Vec<(usize, Obf)> = match (&self.file, &self.board) {
             (Some(path), _) => input::read_obf_file(path)?
                 .into_iter()
@@ -131,13 +158,7 @@ impl PositionArgs {
             (None, Some(text)) => vec![(1, input::parse_position("--board", text)?.0)],
             (None, None) => return Err(Failure::Input("give a file or --board".into())),
         };
-        Ok(match self.shard {
-            Some((i, n)) => positions
-                .into_iter()
-                .filter(|(index, _)| (index - 1) % n == i - 1)
-                .collect(),
-            None => positions,
-        })
+        Ok(positions)
     }
 }
 
@@ -208,6 +229,12 @@ pub fn check_answers(obf: &Obf, score: i32, mv: Option<Move>, wld: bool) -> Opti
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Totals {
     summary: bool,
+    /// Which shard of the file ran ("I/N"), for `engine merge`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+    /// Positions in the whole file (every shard's), for `engine merge` to find the
+    /// missing ones.
+    pub file_positions: usize,
     pub positions: usize,
     pub nodes: u64,
     pub seconds: f64,

@@ -681,3 +681,75 @@ fn solve_warns_before_a_very_long_search() {
         "{first}"
     );
 }
+
+/// `merge`: the shards of `solve --json` put back together give the whole run's answers
+/// in file order; a missing, repeated or interrupted shard is an error (exit 2); a row
+/// that does not agree with the file's answers is a mismatch (exit 1).
+#[test]
+fn merge_puts_shards_back_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let text = std::fs::read_to_string(problems("fforum-1-19.obf")).unwrap();
+    std::fs::write(
+        path("five.obf"),
+        text.lines().take(5).collect::<Vec<_>>().join("\n"),
+    )
+    .unwrap();
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let output = engine(&["solve", &path("five.obf"), "--shard", &shard, "--json"]);
+        assert!(output.status.success(), "{output:?}");
+        std::fs::write(path(&format!("part{i}.jsonl")), &output.stdout).unwrap();
+    }
+    let whole = stdout(&engine(&["solve", &path("five.obf"), "--json"]));
+    let merged = engine(&[
+        "merge",
+        &path("part3.jsonl"),
+        &path("part1.jsonl"),
+        &path("part2.jsonl"),
+        "--json",
+    ]);
+    assert!(merged.status.success(), "{merged:?}");
+    let answers = |text: &str| -> Vec<(u64, i64)> {
+        text.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|v| v["summary"] != true)
+            .map(|v| (v["index"].as_u64().unwrap(), v["score"].as_i64().unwrap()))
+            .collect()
+    };
+    assert_eq!(answers(&stdout(&merged)), answers(&whole));
+    let summary: serde_json::Value =
+        serde_json::from_str(stdout(&merged).lines().last().unwrap()).unwrap();
+    assert_eq!(
+        (&summary["positions"], &summary["mismatches"]),
+        (&5.into(), &0.into())
+    );
+
+    let fails = |files: &[&str], message: &str, code: i32| {
+        let mut args = vec!["merge"];
+        args.extend_from_slice(files);
+        let output = engine(&args);
+        let err = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert_eq!(output.status.code(), Some(code), "{files:?}: {err}");
+        assert!(err.contains(message), "{files:?}: {err}");
+    };
+    let (p1, p2, p3) = (
+        path("part1.jsonl"),
+        path("part2.jsonl"),
+        path("part3.jsonl"),
+    );
+    fails(&[&p1, &p2], "shard 3/3 is missing", 2);
+    fails(&[&p1, &p2, &p3, &p3], "and again in", 2);
+    let interrupted = std::fs::read_to_string(&p3)
+        .unwrap()
+        .replace("\"interrupted\":false", "\"interrupted\":true");
+    std::fs::write(path("cut.jsonl"), interrupted).unwrap();
+    fails(&[&p1, &p2, &path("cut.jsonl")], "interrupted", 2);
+    let wrong = std::fs::read_to_string(&p3).unwrap().replacen(
+        "\"expected_ok\":true",
+        "\"expected_ok\":false",
+        1,
+    );
+    std::fs::write(path("wrong.jsonl"), wrong).unwrap();
+    fails(&[&p1, &p2, &path("wrong.jsonl")], "", 1);
+}

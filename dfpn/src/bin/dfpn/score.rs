@@ -36,7 +36,7 @@ struct Row {
 }
 
 pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> {
-    let positions = args.positions.read()?;
+    let (positions, mut summary) = args.positions.read_batch()?;
     let stop = cli::interrupt_flag();
     let json = args.search.json;
     let progress = cli::position_progress(positions.len());
@@ -55,7 +55,6 @@ pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> 
         );
         progress.suspend(|| writeln!(out, "{header}"))?;
     }
-    let mut summary = cli::Totals::new();
     for (index, obf) in &positions {
         let board = obf.position.board;
         let start = Instant::now();

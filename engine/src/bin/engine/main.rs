@@ -4,6 +4,7 @@
 mod analyze;
 mod datagen;
 mod match_;
+mod merge;
 mod nboard;
 mod perft;
 mod play;
@@ -52,6 +53,9 @@ enum Command {
     Train(train::Args),
     /// Measure how well shallow searches predict exact scores (the ProbCut error model).
     Probcut(probcut::Args),
+    /// Put the JSON Lines of `--shard` runs (engine solve, dfpn score/wld) back together:
+    /// one table, the totals, the answers checked; missing or repeated shards are errors.
+    Merge(merge::Args),
 }
 
 fn main() -> ExitCode {
@@ -71,6 +75,7 @@ fn main() -> ExitCode {
         Command::Datagen(args) => datagen::run(&args, &mut out),
         Command::Train(args) => train::run(&args, &mut out),
         Command::Probcut(args) => probcut::run(&args, &mut out),
+        Command::Merge(args) => merge::run(&args, &mut out),
     };
     cli::exit_code("engine", result)
 }

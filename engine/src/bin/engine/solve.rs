@@ -47,7 +47,7 @@ struct Row {
 const LONG_EMPTIES: u32 = 40;
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
-    let positions = args.positions.read()?;
+    let (positions, mut summary) = args.positions.read_batch()?;
     // An exact solve grows about 3x per empty square: past 40 it runs for days, and a
     // user who only wants the winner should know the cheaper ways.
     let most = positions
@@ -79,7 +79,6 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         );
         progress.suspend(|| writeln!(out, "{header}"))?;
     }
-    let mut summary = cli::Totals::new();
     for (index, obf) in &positions {
         let board = obf.position.board;
         let start = Instant::now();
