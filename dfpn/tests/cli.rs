@@ -50,6 +50,12 @@ fn prove_answers_both_ways_in_json() {
         for key in ["nodes", "seconds", "table_peak_bytes"] {
             assert!(rows[0].get(key).is_some(), "{key}");
         }
+        // The summary line last, as in every batch command.
+        assert_eq!(rows.len(), 2);
+        assert_eq!(
+            (&rows[1]["summary"], &rows[1]["positions"]),
+            (&true.into(), &1.into())
+        );
     }
 }
 

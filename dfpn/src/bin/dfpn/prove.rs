@@ -35,7 +35,7 @@ struct Row {
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
-    let positions = args.positions.read()?;
+    let (positions, mut summary) = args.positions.read_batch()?;
     if args.proof.is_some() && positions.len() != 1 {
         return Err(Failure::Input(format!(
             "--proof writes the proof of one position, {} given",
@@ -58,7 +58,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         let start = Instant::now();
         let before = prover.stats();
         let Some(proven) = prover.prove(&board, args.threshold, &stop) else {
-            return Err(Failure::Interrupted);
+            summary.interrupted = true;
+            break;
         };
         let seconds = start.elapsed().as_secs_f64();
         let stats = prover.stats();
@@ -73,6 +74,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             seconds,
             table_peak_bytes: prover.table_stats().peak_bytes,
         };
+        summary.add(row.nodes, seconds, None);
         let line = if args.search.json {
             serde_json::to_string(&row).expect("a row serialises")
         } else {
@@ -93,7 +95,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         out.flush()?;
         if let Some(path) = &args.proof {
             let Some(proof) = prover.proof(&obf.position, args.threshold, &stop) else {
-                return Err(Failure::Interrupted);
+                summary.interrupted = true;
+                break;
             };
             let write = |path: &PathBuf, text: String| {
                 std::fs::write(path, text)
@@ -114,5 +117,6 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         }
     }
     progress.finish_and_clear();
-    Ok(())
+    // The same summary as the other batch commands (JSON: the last line).
+    summary.finish(out, args.search.json, Default::default(), "")
 }
