@@ -37,6 +37,9 @@ fn perft_json_prints_the_published_counts() {
         }
     }
     assert_eq!(rows[10]["finished"], 584);
+    // The published counts (A124004: a game that ended early is a leaf) in `games`.
+    let games: Vec<u64> = rows.iter().map(|r| r["games"].as_u64().unwrap()).collect();
+    assert_eq!(games[8..], [3005288, 24571284, 212258800]);
 }
 
 #[test]

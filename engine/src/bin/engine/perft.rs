@@ -25,9 +25,14 @@ pub struct Args {
 #[derive(serde::Serialize)]
 struct Row {
     depth: u32,
+    /// Positions after exactly `depth` plies, a game that ended sooner not among them.
     leaves: u64,
     passes: u64,
+    /// Games that ended before `depth` plies.
     finished: u64,
+    /// Leaves plus finished games: the published convention (OEIS A124004, Edax's
+    /// `-count games`), where a game that ended early counts as a leaf.
+    games: u64,
     seconds: f64,
     leaves_per_second: f64,
 }
@@ -41,8 +46,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     if !args.json {
         writeln!(
             out,
-            "{:>5} {:>16} {:>12} {:>12} {:>10} {:>14}",
-            "depth", "leaves", "passes", "finished", "seconds", "leaves/s"
+            "{:>5} {:>16} {:>12} {:>12} {:>16} {:>10} {:>14}",
+            "depth", "leaves", "passes", "finished", "games (A124004)", "seconds", "leaves/s"
         )?;
     }
     for depth in 1..=args.depth {
@@ -54,6 +59,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             leaves: counts.leaves,
             passes: counts.passes,
             finished: counts.finished,
+            games: counts.leaves + counts.finished,
             seconds,
             leaves_per_second: counts.leaves as f64 / seconds.max(1e-9),
         };
@@ -62,8 +68,14 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         } else {
             writeln!(
                 out,
-                "{:>5} {:>16} {:>12} {:>12} {:>10.3} {:>14.0}",
-                row.depth, row.leaves, row.passes, row.finished, row.seconds, row.leaves_per_second
+                "{:>5} {:>16} {:>12} {:>12} {:>16} {:>10.3} {:>14.0}",
+                row.depth,
+                row.leaves,
+                row.passes,
+                row.finished,
+                row.games,
+                row.seconds,
+                row.leaves_per_second
             )?;
         }
         out.flush()?;
