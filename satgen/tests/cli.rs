@@ -129,6 +129,16 @@ fn bad_arguments_exit_2() {
             "kissat",
         ],
         vec!["solve", "--mobility", "5", "--by-ply", "--threads", "0"],
+        // The threads bound of every tool: 1 to 1024.
+        vec![
+            "solve",
+            "--mobility",
+            "5",
+            "--by-ply",
+            "--threads",
+            "4294967295",
+        ],
+        vec!["curve", "--to", "2", "--threads", "1025"],
         // Options of the reachability question without one.
         vec!["emit", "--mobility", "5", "--no-passes", "-o", "/dev/null"],
         vec!["emit", "--mobility", "5", "--accounting", "-o", "/dev/null"],

@@ -36,7 +36,7 @@ pub struct Args {
     #[command(flatten)]
     solving: SolverArgs,
     /// Plies worked on at once, each by one solver (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
     /// JSON Lines (one object per line, as `jq` reads them): one per ply.
     #[arg(long)]

@@ -302,7 +302,7 @@ struct SolveArgs {
     #[arg(long)]
     by_ply: bool,
     /// Cubes solved at once with --by-ply (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
     /// One JSON object.
     #[arg(long)]
