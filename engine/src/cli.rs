@@ -103,6 +103,46 @@ pub fn write_json(out: &mut impl Write, value: &impl serde::Serialize) -> Result
     Ok(())
 }
 
+/// One object of a JSON Lines file, with where it was read.
+pub struct JsonLine {
+    pub file: String,
+    /// From 1.
+    pub line: usize,
+    pub value: serde_json::Value,
+}
+
+impl JsonLine {
+    /// "FILE:LINE", for messages.
+    pub fn at(&self) -> String {
+        format!("{}:{}", self.file, self.line)
+    }
+}
+
+/// Every JSON object of the JSON Lines `files` (blank lines skipped), for the commands
+/// that put runs back together.
+pub fn read_json_lines(files: &[std::path::PathBuf]) -> Result<Vec<JsonLine>, Failure> {
+    let mut rows = Vec::new();
+    for path in files {
+        let file = path.display().to_string();
+        let text =
+            std::fs::read_to_string(path).map_err(|e| Failure::Input(format!("{file}: {e}")))?;
+        for (n, text) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let value = serde_json::from_str(text)
+                .map_err(|e| Failure::Input(format!("{file}:{}: not JSON ({e})", n + 1)))?;
+            rows.push(JsonLine {
+                file: file.clone(),
+                line: n + 1,
+                value,
+            });
+        }
+    }
+    Ok(rows)
+}
+
 /// Where the positions of a batch command come from, and which of them this run takes.
 #[derive(clap::Args, Debug)]
 pub struct PositionArgs {

@@ -20,39 +20,24 @@ pub struct Args {
     json: bool,
 }
 
-/// Where a line came from, for messages.
-fn at(file: &std::path::Path, line: usize) -> String {
-    format!("{}:{}", file.display(), line + 1)
-}
-
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let mut rows: BTreeMap<u64, (String, serde_json::Value)> = BTreeMap::new();
     let mut summaries: Vec<(String, serde_json::Value)> = Vec::new();
-    for file in &args.files {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
-        for (n, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let value: serde_json::Value = serde_json::from_str(line)
-                .map_err(|e| Failure::Input(format!("{}: not JSON: {e}", at(file, n))))?;
-            if value["summary"] == true {
-                summaries.push((at(file, n), value));
-                continue;
-            }
-            let index = value["index"].as_u64().ok_or_else(|| {
-                Failure::Input(format!("{}: a row without its index", at(file, n)))
-            })?;
-            if let Some((first, _)) = rows.get(&index) {
-                return Err(Failure::Input(format!(
-                    "position {index} is in {first} and again in {}",
-                    at(file, n)
-                )));
-            }
-            rows.insert(index, (at(file, n), value));
+    for read in cli::read_json_lines(&args.files)? {
+        let (at, value) = (read.at(), read.value);
+        if value["summary"] == true {
+            summaries.push((at, value));
+            continue;
         }
+        let index = value["index"]
+            .as_u64()
+            .ok_or_else(|| Failure::Input(format!("{at}: a row without its index")))?;
+        if let Some((first, _)) = rows.get(&index) {
+            return Err(Failure::Input(format!(
+                "position {index} is in {first} and again in {at}"
+            )));
+        }
+        rows.insert(index, (at, value));
     }
     let file_positions = check_shards(&summaries)?;
     let missing: Vec<String> = (1..=file_positions as u64)

@@ -41,46 +41,39 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
         )));
     }
     // Per position: its row, and where it was read (file:line).
-    let mut read: BTreeMap<u64, (serde_json::Value, String)> = BTreeMap::new();
+    let mut read_rows: BTreeMap<u64, (serde_json::Value, String)> = BTreeMap::new();
     let mut shards = Vec::new();
     let mut interrupted = Vec::new();
     let mut seconds = 0.0;
-    for path in &args.files {
-        let source = path.display().to_string();
-        let text =
-            std::fs::read_to_string(path).map_err(|e| Failure::Input(format!("{source}: {e}")))?;
-        for (n, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let bad = |why: &str| Failure::Input(format!("{source}:{}: {why}", n + 1));
-            let value: serde_json::Value =
-                serde_json::from_str(line).map_err(|e| bad(&format!("not JSON ({e})")))?;
-            if value["summary"] == true {
-                seconds += value["seconds"].as_f64().unwrap_or(0.0);
-                shards.push(value["shard"].as_str().unwrap_or("all").to_string());
-                if value["interrupted"] == true {
-                    interrupted.push(source.clone());
-                }
-                continue;
+    for read in cli::read_json_lines(&args.files)? {
+        let bad = |why: &str| Failure::Input(format!("{}: {why}", read.at()));
+        let value = &read.value;
+        if value["summary"] == true {
+            seconds += value["seconds"].as_f64().unwrap_or(0.0);
+            shards.push(value["shard"].as_str().unwrap_or("all").to_string());
+            if value["interrupted"] == true {
+                interrupted.push(read.file.clone());
             }
-            let index = value["index"]
-                .as_u64()
-                .ok_or_else(|| bad("not a row of `retro check --json` (no index)"))?;
-            if !value["reachable"].is_boolean() && !value["reachable"].is_null() {
-                return Err(bad("not a row of `retro check --json` (no answer)"));
-            }
-            if let Some((_, other)) = read.get(&index) {
-                return Err(bad(&format!(
-                    "position {index} is also answered at {other}"
-                )));
-            }
-            read.insert(index, (value, format!("{source}:{}", n + 1)));
+            continue;
         }
+        let index = value["index"]
+            .as_u64()
+            .ok_or_else(|| bad("not a row of `retro check --json` (no index)"))?;
+        if !value["reachable"].is_boolean() && !value["reachable"].is_null() {
+            return Err(bad("not a row of `retro check --json` (no answer)"));
+        }
+        if let Some((_, other)) = read_rows.get(&index) {
+            return Err(bad(&format!(
+                "position {index} is also answered at {other}"
+            )));
+        }
+        let at = read.at();
+        read_rows.insert(index, (read.value, at));
     }
-    let rows: BTreeMap<u64, serde_json::Value> =
-        read.into_iter().map(|(i, (row, _))| (i, row)).collect();
+    let rows: BTreeMap<u64, serde_json::Value> = read_rows
+        .into_iter()
+        .map(|(i, (row, _))| (i, row))
+        .collect();
     let mut tally = Tally::new();
     let mut counts = [0u64; 3];
     for row in rows.values() {

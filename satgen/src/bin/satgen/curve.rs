@@ -77,35 +77,15 @@ fn line(point: &Point) -> String {
 /// The plies whose maximum the files give.
 fn answered(files: &[PathBuf]) -> Result<Vec<usize>, Failure> {
     let mut plies = Vec::new();
-    for (path, row) in read_rows(files)? {
-        if !row["max"].is_null() {
-            let ply = row["ply"]
+    for row in cli::read_json_lines(files)? {
+        if !row.value["max"].is_null() {
+            let ply = row.value["ply"]
                 .as_u64()
-                .ok_or_else(|| Failure::Input(format!("{path}: a row without its ply")))?;
+                .ok_or_else(|| Failure::Input(format!("{}: a row without its ply", row.at())))?;
             plies.push(ply as usize);
         }
     }
     Ok(plies)
-}
-
-/// Every JSON object of the files, with "FILE:LINE" for messages.
-fn read_rows(files: &[PathBuf]) -> Result<Vec<(String, serde_json::Value)>, Failure> {
-    let mut rows = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
-        for (n, text) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let at = format!("{}:{}", file.display(), n + 1);
-            let row = serde_json::from_str(text)
-                .map_err(|e| Failure::Input(format!("{at}: not a JSON object: {e}")))?;
-            rows.push((at, row));
-        }
-    }
-    Ok(rows)
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
@@ -210,7 +190,8 @@ fn point(
 /// the bounds where a point is not settled.
 pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {
     let mut points: BTreeMap<u64, (String, serde_json::Value)> = BTreeMap::new();
-    for (at, row) in read_rows(&args.rows)? {
+    for read in cli::read_json_lines(&args.rows)? {
+        let (at, row) = (read.at(), read.value);
         let ply = row["ply"]
             .as_u64()
             .ok_or_else(|| Failure::Input(format!("{at}: a row without its ply")))?;
