@@ -46,7 +46,12 @@ pub enum SatSolver {
     Varisat,
     /// An external DIMACS solver: program and arguments (the CNF file is appended); Kissat
     /// and CaDiCaL get `--seed=K` so that several runs differ.
-    Command(String),
+    Command {
+        line: String,
+        /// Whether it writes LRAT proofs (CaDiCaL 1.9 and later), asked once, when the
+        /// solver is chosen.
+        lrat: bool,
+    },
 }
 
 impl SatSolver {
@@ -61,7 +66,7 @@ impl SatSolver {
         let found: Vec<SatSolver> = ["kissat", "cadical"]
             .into_iter()
             .filter(|p| on_path(p))
-            .map(|p| SatSolver::Command(p.to_string()))
+            .map(SatSolver::external)
             .collect();
         if found.is_empty() {
             vec![SatSolver::Varisat]
@@ -70,11 +75,19 @@ impl SatSolver {
         }
     }
 
+    /// The external solver `line` (program and arguments).
+    pub fn external(line: &str) -> SatSolver {
+        SatSolver::Command {
+            line: line.to_string(),
+            lrat: satgen::solve::lrat_solver(line).is_ok(),
+        }
+    }
+
     /// `varisat`, or the command as given.
     pub fn name(&self) -> String {
         match self {
             SatSolver::Varisat => "varisat".into(),
-            SatSolver::Command(c) => c.clone(),
+            SatSolver::Command { line, .. } => line.clone(),
         }
     }
 
@@ -82,7 +95,7 @@ impl SatSolver {
     fn command(&self, seed: usize) -> Option<String> {
         match self {
             SatSolver::Varisat => None,
-            SatSolver::Command(c) => {
+            SatSolver::Command { line: c, .. } => {
                 let program = c.split_whitespace().next().unwrap_or_default();
                 let base = std::path::Path::new(program)
                     .file_name()
@@ -292,10 +305,6 @@ pub fn decide(
     let questions: [OnceLock<Target>; 3] = Default::default();
     // Solvers that failed to run (a missing program): never tried again.
     let broken: Vec<AtomicBool> = solvers.iter().map(|_| AtomicBool::new(false)).collect();
-    let lrat: Vec<bool> = solvers
-        .iter()
-        .map(|s| matches!(s, SatSolver::Command(c) if satgen::solve::lrat_solver(c).is_ok()))
-        .collect();
     let sat_run = |k: usize| {
         let seed = k / runs_per_seed + 1;
         let index = k / parts.len() % solvers.len();
@@ -317,25 +326,30 @@ pub fn decide(
         let dimacs =
             |mut out: &mut dyn std::io::Write| satgen::dimacs::write_target(&mut out, target);
         // The whole question's UNSAT is an answer: it comes with a proof where the solver
-        // writes one (LRAT in a scratch directory; varisat's in memory).
-        let scratch = match tempfile::tempdir() {
-            Ok(dir) => dir,
-            Err(e) => return errors.lock().expect("no panics").push(e.to_string()),
+        // writes one (LRAT beside its CNF in a scratch directory; varisat's in memory).
+        let scratch = match solver {
+            SatSolver::Command { lrat: true, .. } if whole => match tempfile::tempdir() {
+                Ok(dir) => Some(dir),
+                Err(e) => return errors.lock().expect("no panics").push(e.to_string()),
+            },
+            _ => None,
         };
-        let lrat_files = (scratch.path().join("q.cnf"), scratch.path().join("q.lrat"));
+        let lrat_files = scratch
+            .as_ref()
+            .map(|dir| (dir.path().join("q.cnf"), dir.path().join("q.lrat")));
         let mut varisat_proof = None;
-        let outcome = match &command {
-            None if whole => {
+        let outcome = match (&command, &lrat_files) {
+            (None, _) if whole => {
                 satgen::solve::varisat_with_proof(&target.formula, stop).map(|(outcome, proof)| {
                     varisat_proof = proof;
                     outcome
                 })
             }
-            None => satgen::solve::embedded(Embedded::Varisat, &target.formula, stop),
-            Some(command) if whole && lrat[index] => {
-                satgen::solve::external_lrat(command, dimacs, &lrat_files.0, &lrat_files.1, stop)
+            (None, _) => satgen::solve::embedded(Embedded::Varisat, &target.formula, stop),
+            (Some(command), Some((cnf, proof))) => {
+                satgen::solve::external_lrat(command, dimacs, cnf, proof, stop)
             }
-            Some(command) => satgen::solve::external(command, dimacs, stop),
+            (Some(command), None) => satgen::solve::external(command, dimacs, stop),
         };
         let name = command.unwrap_or_else(|| solver.name());
         let label = match part {
@@ -373,8 +387,8 @@ pub fn decide(
                 );
                 let checked = if let Some(proof) = &varisat_proof {
                     certify_varisat(target, proof, keep)
-                } else if lrat[index] {
-                    certify_lrat(&lrat_files.0, &lrat_files.1, keep)
+                } else if let Some((cnf, proof)) = &lrat_files {
+                    certify_lrat(cnf, proof, keep)
                 } else {
                     Ok(None)
                 };
@@ -579,14 +593,14 @@ mod tests {
 
     #[test]
     fn kissat_and_cadical_get_seeds_other_commands_run_as_given() {
-        let kissat = SatSolver::Command("/usr/local/bin/kissat".into());
+        let kissat = SatSolver::external("/usr/local/bin/kissat");
         assert_eq!(
             kissat.command(3).as_deref(),
             Some("/usr/local/bin/kissat -q --seed=3")
         );
-        let cadical = SatSolver::Command("cadical".into());
+        let cadical = SatSolver::external("cadical");
         assert_eq!(cadical.command(1).as_deref(), Some("cadical -q --seed=1"));
-        let other = SatSolver::Command("minisat-wrapper --x".into());
+        let other = SatSolver::external("minisat-wrapper --x");
         assert_eq!(other.command(2).as_deref(), Some("minisat-wrapper --x"));
         assert_eq!(SatSolver::Varisat.command(1), None);
         assert_eq!(SatSolver::Varisat.name(), "varisat");

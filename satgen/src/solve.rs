@@ -221,6 +221,20 @@ pub fn lrat_solver(command: &str) -> Result<(), String> {
         .split_whitespace()
         .next()
         .ok_or("empty --solver-cmd")?;
+    let refused = |why: String| {
+        format!(
+            "a checked proof needs the embedded varisat or CaDiCaL 1.9 or later (LRAT); {why} \
+             (Kissat writes only DRAT, which satgen does not check; scripts/install-solvers.sh \
+             builds CaDiCaL 2.2.1)"
+        )
+    };
+    // Only CaDiCaL is asked its version: another program is not run for nothing.
+    let is_cadical = Path::new(program)
+        .file_name()
+        .is_some_and(|name| name.to_string_lossy().contains("cadical"));
+    if !is_cadical {
+        return Err(refused(format!("{program} is not CaDiCaL")));
+    }
     let version = Command::new(program)
         .arg("--version")
         .output()
@@ -230,17 +244,12 @@ pub fn lrat_solver(command: &str) -> Result<(), String> {
         .split('.')
         .map_while(|part| part.parse().ok())
         .collect();
-    let is_cadical = Path::new(program)
-        .file_name()
-        .is_some_and(|name| name.to_string_lossy().contains("cadical"));
-    if is_cadical && numbers.len() >= 2 && (numbers[0], numbers[1]) >= (1, 9) {
+    if numbers.len() >= 2 && (numbers[0], numbers[1]) >= (1, 9) {
         Ok(())
     } else {
-        Err(format!(
-            "a checked proof needs the embedded varisat or CaDiCaL 1.9 or later (LRAT); {program} \
-             says its version is {version:?} (Kissat writes only DRAT, which satgen does not check; \
-             scripts/install-solvers.sh builds CaDiCaL 2.2.1)"
-        ))
+        Err(refused(format!(
+            "{program} says its version is {version:?}"
+        )))
     }
 }
 

@@ -52,7 +52,7 @@ impl SearchArgs {
                 .iter()
                 .map(|s| match s.as_str() {
                     "varisat" => SatSolver::Varisat,
-                    command => SatSolver::Command(command.to_string()),
+                    command => SatSolver::external(command),
                 })
                 .collect()
         };
