@@ -8,41 +8,15 @@
 use std::io::{BufRead, BufReader, Read};
 
 use varisat::checker::{Checker, ProofTranscriptProcessor, ProofTranscriptStep};
-use varisat::ExtendFormula;
 
 use crate::formula::Formula;
-
-fn to_varisat(l: rustsat::types::Lit) -> varisat::Lit {
-    varisat::Lit::from_dimacs(l.to_ipasir() as isize)
-}
+use crate::solve::to_varisat;
 
 /// Solves `formula` with varisat writing a proof: a model (value per variable, index 0 =
 /// variable 1) if it is satisfiable, else the proof (varisat's format).
 pub fn solve(formula: &Formula) -> Result<Vec<bool>, Vec<u8>> {
     let mut proof = Vec::new();
-    let mut solver = varisat::Solver::new();
-    solver.write_proof(&mut proof, varisat::ProofFormat::Varisat);
-    let mut clause = Vec::new();
-    for c in formula.cnf.iter() {
-        clause.clear();
-        clause.extend(c.iter().map(|&l| to_varisat(l)));
-        solver.add_clause(&clause);
-    }
-    let sat = solver
-        .solve()
-        .expect("varisat writing to memory does not fail");
-    if sat {
-        let mut values = vec![false; formula.variables() as usize];
-        for l in solver.model().expect("a model after SAT") {
-            if let Some(v) = values.get_mut(l.var().index()) {
-                *v = l.is_positive();
-            }
-        }
-        return Ok(values);
-    }
-    solver.close_proof().expect("a proof in memory closes");
-    drop(solver);
-    Err(proof)
+    crate::solve::run_varisat(formula, Some(&mut proof)).ok_or(proof)
 }
 
 /// The proof that `formula` is unsatisfiable (varisat's format), or `None` if it has a

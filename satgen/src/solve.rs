@@ -1,7 +1,8 @@
 //! Solving a question in process (varisat always; CaDiCaL and Kissat through rustsat's
 //! bindings when built with the cargo features `cadical`, `kissat`) or with an external
-//! DIMACS solver run on a file (CaDiCaL writing an LRAT proof when asked); each can be stopped midway (another cube answered, Ctrl-C):
-//! interrupted, killed, or for varisat abandoned on its thread.
+//! DIMACS solver run on a file (CaDiCaL writing an LRAT proof when asked); each can be
+//! stopped midway (another cube answered, Ctrl-C): interrupted, killed, or for varisat
+//! abandoned on its thread.
 
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -14,20 +15,30 @@ use crate::formula::Formula;
 
 /// A model (value per variable, index 0 = variable 1) or `None` if unsatisfiable.
 pub fn varisat(formula: &Formula) -> Option<Vec<bool>> {
+    run_varisat(formula, None)
+}
+
+/// varisat on `formula`, writing its proof (varisat's format) to `proof` when given: a
+/// model (value per variable, index 0 = variable 1), or `None` if unsatisfiable.
+pub(crate) fn run_varisat(formula: &Formula, proof: Option<&mut Vec<u8>>) -> Option<Vec<bool>> {
     let mut solver = varisat::Solver::new();
+    let proving = proof.is_some();
+    if let Some(proof) = proof {
+        solver.write_proof(proof, varisat::ProofFormat::Varisat);
+    }
     let mut clause = Vec::new();
     for c in formula.cnf.iter() {
         clause.clear();
-        clause.extend(
-            c.iter()
-                .map(|l| varisat::Lit::from_dimacs(l.to_ipasir() as isize)),
-        );
+        clause.extend(c.iter().map(|&l| to_varisat(l)));
         solver.add_clause(&clause);
     }
     if !solver
         .solve()
-        .expect("varisat without proof output does not fail")
+        .expect("varisat without proof output, or writing it to memory, does not fail")
     {
+        if proving {
+            solver.close_proof().expect("a proof in memory closes");
+        }
         return None;
     }
     let mut values = vec![false; formula.variables() as usize];
@@ -37,6 +48,11 @@ pub fn varisat(formula: &Formula) -> Option<Vec<bool>> {
         }
     }
     Some(values)
+}
+
+/// A literal of the formula as varisat writes it.
+pub(crate) fn to_varisat(l: rustsat::types::Lit) -> varisat::Lit {
+    varisat::Lit::from_dimacs(l.to_ipasir() as isize)
 }
 
 /// The solvers linked into satgen.
