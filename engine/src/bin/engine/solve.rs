@@ -57,7 +57,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         .unwrap_or(0);
     if most >= LONG_EMPTIES {
         eprintln!(
-            "engine: warning: a position has {most} empties; an exact solve of 40 or more may take days \
+            "engine: warning: a position has {most} empties; an exact solve of {LONG_EMPTIES} or more may take days \
              (--wld, `dfpn wld`, or `engine analyze --depth N` answer sooner; Ctrl-C stops and prints what is solved)"
         );
     }

@@ -104,19 +104,6 @@ fn cubes(args: &CubesArgs) -> Result<(), Failure> {
         Asked::Target(position, cube) => return target_cubes(&position, cube, dir),
     };
     let mut manifest = String::new();
-    let mut write_cube = |i: usize,
-                          q: &Question,
-                          encoded: &satgen::Encoded,
-                          prefix: &[engine::Move],
-                          label: String|
-     -> Result<(), Failure> {
-        let name = format!("cube-{i:05}.cnf");
-        let mut writer = BufWriter::new(std::fs::File::create(dir.join(&name))?);
-        dimacs::write(&mut writer, q, encoded, prefix)?;
-        writer.flush()?;
-        manifest.push_str(&format!("{i:05} {label} {name} cube-{i:05}.lrat\n"));
-        Ok(())
-    };
     let count = match args.depth {
         Some(depth) => {
             if depth as usize > q.plies {
@@ -128,20 +115,43 @@ fn cubes(args: &CubesArgs) -> Result<(), Failure> {
             let encoded = encode(&q);
             let cubes = satgen::cubes::prefixes(depth as usize, q.symmetry_break);
             for (i, prefix) in cubes.iter().enumerate() {
-                write_cube(i, &q, &encoded, prefix, engine::game::format_moves(prefix))?;
+                let label = engine::game::format_moves(prefix);
+                write_cube(dir, &mut manifest, i, &label, |out| {
+                    dimacs::write(out, &q, &encoded, prefix)
+                })?;
             }
             cubes.len()
         }
         None => {
             let cubes = satgen::cubes::by_ply(&q);
             for (i, cube) in cubes.iter().enumerate() {
-                write_cube(i, cube, &encode(cube), &[], format!("ply={}", cube.plies))?;
+                let label = format!("ply={}", cube.plies);
+                write_cube(dir, &mut manifest, i, &label, |out| {
+                    dimacs::write(out, cube, &encode(cube), &[])
+                })?;
             }
             cubes.len()
         }
     };
     std::fs::write(dir.join("manifest.txt"), manifest)?;
     eprintln!("satgen: {count} cubes in {}", dir.display());
+    Ok(())
+}
+
+/// Writes cube `i` into `dir` (its CNF by `write`) and its manifest line: number, label,
+/// CNF file, and the file for its proof (as in `cadical --lrat=true CNF PROOF`).
+fn write_cube(
+    dir: &std::path::Path,
+    manifest: &mut String,
+    i: usize,
+    label: &str,
+    write: impl FnOnce(&mut BufWriter<std::fs::File>) -> io::Result<()>,
+) -> Result<(), Failure> {
+    let name = format!("cube-{i:05}.cnf");
+    let mut writer = BufWriter::new(std::fs::File::create(dir.join(&name))?);
+    write(&mut writer)?;
+    writer.flush()?;
+    manifest.push_str(&format!("{i:05} {label} {name} cube-{i:05}.lrat\n"));
     Ok(())
 }
 
@@ -155,22 +165,20 @@ fn target_cubes(
     let mut manifest = String::new();
     let firsts = satgen::target::first_moves(position);
     for (i, &first) in firsts.iter().enumerate() {
-        let name = format!("cube-{i:05}.cnf");
-        let mut writer = BufWriter::new(std::fs::File::create(dir.join(&name))?);
-        dimacs::write_target(
-            &mut writer,
-            &encode_target(
-                position,
-                Cube {
-                    first_move: Some(first),
-                    ..cube
-                },
-            ),
+        let question = encode_target(
+            position,
+            Cube {
+                first_move: Some(first),
+                ..cube
+            },
+        );
+        write_cube(
+            dir,
+            &mut manifest,
+            i,
+            &format!("first_move={first}"),
+            |out| dimacs::write_target(out, &question),
         )?;
-        writer.flush()?;
-        manifest.push_str(&format!(
-            "{i:05} first_move={first} {name} cube-{i:05}.lrat\n"
-        ));
     }
     std::fs::write(dir.join("manifest.txt"), manifest)?;
     eprintln!("satgen: {} cubes in {}", firsts.len(), dir.display());
