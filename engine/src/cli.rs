@@ -103,6 +103,13 @@ pub fn write_json(out: &mut impl Write, value: &impl serde::Serialize) -> Result
     Ok(())
 }
 
+/// A time limit given in seconds by the option `name`: a duration, or a usage error for a
+/// negative or non-finite number.
+pub fn seconds(value: f64, name: &str) -> Result<std::time::Duration, Failure> {
+    std::time::Duration::try_from_secs_f64(value)
+        .map_err(|_| Failure::Input(format!("{name} {value}: not a number of seconds")))
+}
+
 /// One object of a JSON Lines file, with where it was read.
 pub struct JsonLine {
     pub file: String,

@@ -1,7 +1,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering::Relaxed;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use engine::cli::{self, Failure};
 use engine::{input, obf, Color, Position};
@@ -56,10 +56,6 @@ impl SearchArgs {
                 })
                 .collect()
         };
-        let seconds = |s: f64, name: &str| {
-            Duration::try_from_secs_f64(s)
-                .map_err(|_| Failure::Input(format!("{name} {s}: not a number of seconds")))
-        };
         Ok(Options {
             workers: self.run.threads.map_or_else(
                 || std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -69,7 +65,9 @@ impl SearchArgs {
             backward_nodes: self.backward_nodes,
             memo_entries: self.memo_entries,
             quick_nodes: self.quick_nodes,
-            time_limit: time_limit.map(|t| seconds(t, "--time-limit")).transpose()?,
+            time_limit: time_limit
+                .map(|t| cli::seconds(t, "--time-limit"))
+                .transpose()?,
         })
     }
 }

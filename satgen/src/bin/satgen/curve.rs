@@ -98,10 +98,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     prepare_proofs(&args.solving)?;
     let limit = args
         .time_limit
-        .map(|s| {
-            Duration::try_from_secs_f64(s)
-                .map_err(|_| Failure::Input(format!("--time-limit {s}: not a number of seconds")))
-        })
+        .map(|s| cli::seconds(s, "--time-limit"))
         .transpose()?;
     let skip = answered(&args.done)?;
     let plies: Vec<usize> = (args.from as usize..=args.to as usize)
