@@ -120,8 +120,30 @@ impl Board {
 
     /// The least of the eight symmetric images: equal for boards that are symmetric to
     /// each other, so it names a class of positions.
+    #[inline]
     pub fn canonical(&self) -> Board {
-        (0..8).map(|k| self.symmetry(k)).min().unwrap_or(*self)
+        // The eight images in `symmetry`'s numbering, each built from a cheaper one
+        // (perft's table takes this for every node it looks up).
+        fn images(x: u64) -> [u64; 8] {
+            let (m, v) = (mirror_files(x), x.swap_bytes());
+            let mv = m.swap_bytes();
+            [
+                x,
+                m,
+                v,
+                mv,
+                transpose(x),
+                transpose(m),
+                transpose(v),
+                transpose(mv),
+            ]
+        }
+        let (p, o) = (images(self.player), images(self.opponent));
+        let mut least = *self;
+        for k in 1..8 {
+            least = least.min(Board::new(p[k], o[k]));
+        }
+        least
     }
 
     /// A 64-bit hash of the board (side to move included, as the board is relative to it).
@@ -253,6 +275,17 @@ mod tests {
             Board::START.canonical(),
             Board::START.symmetry(4).canonical()
         );
+    }
+
+    #[test]
+    fn canonical_is_the_least_image() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..1000 {
+            x = mix(x);
+            let b = Board::new(x & 0x5a5a_0f0f_3c3c_8181, mix(x) & !x);
+            let least = (0..8).map(|k| b.symmetry(k)).min().unwrap();
+            assert_eq!(b.canonical(), least);
+        }
     }
 
     #[test]

@@ -756,3 +756,52 @@ fn merge_puts_shards_back_together() {
     std::fs::write(path("wrong.jsonl"), wrong).unwrap();
     fails(&[&p1, &p2, &path("wrong.jsonl")], "", 1);
 }
+
+/// `perft --shard I/N` parts merged by `merge` equal the unsharded count at every depth; a
+/// missing or repeated shard, or a shard of another count, is an error (exit 2).
+#[test]
+fn perft_shards_merge_into_the_whole_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let counts = |text: &str| -> Vec<(u64, u64, u64, u64)> {
+        text.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .map(|v| {
+                let n = |key: &str| v[key].as_u64().unwrap();
+                (n("depth"), n("leaves"), n("passes"), n("finished"))
+            })
+            .collect()
+    };
+    // From a position where games end and passes happen within a few plies.
+    let board = "--XXXXXX-OOOOX-OOOXXOXXOOXOOXXXXOOXOOXXXOOOXXXOXO-OOXXXXX-OOOOOO X";
+    let args = ["perft", "7", "--board", board, "--hash-mb", "2", "--json"];
+    let whole = stdout(&engine(&args));
+    assert!(counts(&whole).iter().any(|c| c.2 > 0 && c.3 > 0), "{whole}");
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let mut args = args.to_vec();
+        args.extend(["--shard", &shard, "--split-plies", "2"]);
+        let output = engine(&args);
+        assert!(output.status.success(), "{output:?}");
+        std::fs::write(path(&format!("p{i}.jsonl")), &output.stdout).unwrap();
+    }
+    let (p1, p2, p3) = (path("p1.jsonl"), path("p2.jsonl"), path("p3.jsonl"));
+    let merged = engine(&["merge", &p2, &p3, &p1, "--json"]);
+    assert!(merged.status.success(), "{merged:?}");
+    assert_eq!(counts(&stdout(&merged)), counts(&whole));
+
+    let fails = |files: &[&str], message: &str| {
+        let mut args = vec!["merge"];
+        args.extend_from_slice(files);
+        let output = engine(&args);
+        let err = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert_eq!(output.status.code(), Some(2), "{files:?}: {err}");
+        assert!(err.contains(message), "{files:?}: {err}");
+        assert!(output.stdout.is_empty(), "{files:?}");
+    };
+    fails(&[&p1, &p2], "shard 3/3 is missing");
+    fails(&[&p1, &p2, &p3, &p3], "and again in");
+    let other = engine(&["perft", "7", "--shard", "3/3", "--json", "--hash-mb", "2"]);
+    std::fs::write(path("other.jsonl"), &other.stdout).unwrap();
+    fails(&[&p1, &p2, &path("other.jsonl")], "of another count");
+}

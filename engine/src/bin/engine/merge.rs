@@ -1,6 +1,7 @@
 //! `engine merge`: the JSON Lines of `--shard` runs of `engine solve` or `dfpn score/wld`
-//! put back together: one table in file order, the totals, the check against the answers;
-//! a missing, repeated or interrupted shard is an error, never a silent gap.
+//! put back together (one table in file order, the totals, the check against the answers),
+//! or of `engine perft` (each depth's counts added up over the shards); a missing, repeated
+//! or interrupted shard is an error, never a silent gap.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -8,10 +9,13 @@ use std::path::PathBuf;
 
 use engine::cli::{self, Failure, Totals};
 
+use crate::perft::Row;
+
 #[derive(clap::Args)]
 pub struct Args {
     /// JSON Lines of `engine solve --json` or `dfpn score/wld --json` runs (shards of one
-    /// file, each with its summary line).
+    /// file, each with its summary line), or of `engine perft --shard I/N --json` runs (the
+    /// shards of one count).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// JSON Lines (one object per line, as `jq` reads them): the rows in file order, then
@@ -21,10 +25,16 @@ pub struct Args {
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
+    let lines: Vec<(String, serde_json::Value)> = cli::read_json_lines(&args.files)?
+        .into_iter()
+        .map(|read| (read.at(), read.value))
+        .collect();
+    if lines.iter().any(|(_, value)| value["command"] == "perft") {
+        return merge_perft(lines, args.json, out);
+    }
     let mut rows: BTreeMap<u64, (String, serde_json::Value)> = BTreeMap::new();
     let mut summaries: Vec<(String, serde_json::Value)> = Vec::new();
-    for read in cli::read_json_lines(&args.files)? {
-        let (at, value) = (read.at(), read.value);
+    for (at, value) in lines {
         if value["summary"] == true {
             summaries.push((at, value));
             continue;
@@ -144,4 +154,82 @@ fn check_shards(summaries: &[(String, serde_json::Value)]) -> Result<usize, Fail
         return Err(Failure::Input(format!("shard {missing}/{n} is missing")));
     }
     Ok(file_positions)
+}
+
+/// Perft shards: per depth, every shard 1..N of one count (same position, same split) once;
+/// their counts added up.
+fn merge_perft(
+    lines: Vec<(String, serde_json::Value)>,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    // Per depth, the rows by shard number; the first row fixes the position and N.
+    let mut depths: BTreeMap<u32, BTreeMap<usize, (String, Row)>> = BTreeMap::new();
+    let mut first: Option<(String, String, usize)> = None;
+    for (at, value) in lines {
+        if value["command"] != "perft" {
+            return Err(Failure::Input(format!(
+                "{at}: not a row of `engine perft --json`, among perft rows"
+            )));
+        }
+        let row: Row = serde_json::from_value(value)
+            .map_err(|e| Failure::Input(format!("{at}: not a perft row ({e})")))?;
+        let shard = row.shard.as_deref().unwrap_or("1/1");
+        let (index, count) =
+            cli::parse_shard(shard).map_err(|e| Failure::Input(format!("{at}: {e}")))?;
+        if let Some((first_at, first_board, first_count)) = &first {
+            if row.board != *first_board || count != *first_count {
+                return Err(Failure::Input(format!(
+                    "{at}: shard {shard} of another count than {first_at} (position or N differ)"
+                )));
+            }
+        } else {
+            first = Some((at.clone(), row.board.clone(), count));
+        }
+        let shards = depths.entry(row.depth).or_default();
+        if let Some((_, other)) = shards.values().next() {
+            if other.split_plies != row.split_plies {
+                return Err(Failure::Input(format!(
+                    "{at}: depth {} split at {} plies, the other shards at {}",
+                    row.depth, row.split_plies, other.split_plies
+                )));
+            }
+        }
+        if let Some((earlier, _)) = shards.get(&index) {
+            return Err(Failure::Input(format!(
+                "depth {}: shard {shard} is in {earlier} and again in {at}",
+                row.depth
+            )));
+        }
+        shards.insert(index, (at, row));
+    }
+    let (_, _, count) = first.ok_or_else(|| Failure::Input("no perft rows".into()))?;
+    let mut merged = Vec::new();
+    for (depth, shards) in depths {
+        if let Some(missing) = (1..=count).find(|i| !shards.contains_key(i)) {
+            return Err(Failure::Input(format!(
+                "depth {depth}: shard {missing}/{count} is missing (interrupted, or not run)"
+            )));
+        }
+        let mut rows = shards.into_values().map(|(_, row)| row);
+        let mut total = rows.next().expect("shard 1");
+        for row in rows {
+            total.leaves += row.leaves;
+            total.passes += row.passes;
+            total.finished += row.finished;
+            total.games += row.games;
+            total.subtrees += row.subtrees;
+            total.seconds += row.seconds;
+        }
+        total.shard = None;
+        total.leaves_per_second = total.leaves as f64 / total.seconds.max(1e-9);
+        merged.push(total);
+    }
+    if !json {
+        crate::perft::write_header(out)?;
+    }
+    for row in &merged {
+        crate::perft::write_row(out, row, json)?;
+    }
+    Ok(())
 }
