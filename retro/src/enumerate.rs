@@ -11,6 +11,7 @@
 //! sorted temporary files.
 
 use std::io;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::LazyLock;
 
@@ -104,6 +105,53 @@ pub fn successors(convention: Convention, board: &Board, side: Side) -> Vec<(Boa
     }
 }
 
+/// How a level is built.
+pub struct Build<'a> {
+    /// Keys held in memory at once (both sides to move together).
+    pub limit: usize,
+    /// Where spilled runs and the level's files go (the system's temporary directory
+    /// without): the directory a level is then saved in, so that saving moves no data.
+    pub dir: Option<&'a Path>,
+    /// Only the positions of this partition (index from 0, count) of the next level.
+    pub partition: Option<(usize, usize)>,
+    /// Raised by a signal: the build stops with an `Interrupted` error.
+    pub stop: &'a AtomicBool,
+    /// Called with the number of positions of this level expanded, chunk by chunk.
+    pub done: &'a (dyn Fn(usize) + Sync),
+}
+
+fn level_name(convention: Convention, number: u32) -> String {
+    match convention {
+        Convention::Plies => format!("plies-{number}"),
+        Convention::Discs => format!("discs-{number}"),
+    }
+}
+
+/// The squares in classes under the eight symmetries: the four corners, the eight squares
+/// next to them on the edges, and so on (ten classes).
+static SQUARE_CLASSES: LazyLock<Vec<u64>> = LazyLock::new(|| {
+    let mut classes: Vec<u64> = (0..64)
+        .map(|sq| (0..8).fold(0, |class, k| class | engine::board::symmetry(1 << sq, k)))
+        .collect();
+    classes.sort_unstable();
+    classes.dedup();
+    classes
+});
+
+/// Which of `count` partitions a position falls in: a hash of how many discs of each side
+/// stand in each class of squares under the symmetries. It does not change under the
+/// symmetries nor with the side to move, so a class of positions (and every board counted
+/// as one up to symmetry) lies whole in one partition, and the partitions' counts add up
+/// to the level's; it costs twenty popcounts, far less than finding the least image.
+pub fn partition(board: &Board, count: usize) -> usize {
+    let (mut player, mut opponent) = (0u64, 0u64);
+    for (i, class) in SQUARE_CLASSES.iter().enumerate() {
+        player |= ((board.player & class).count_ones() as u64) << (4 * i);
+        opponent |= ((board.opponent & class).count_ones() as u64) << (4 * i);
+    }
+    (Board::new(player, opponent).hash() % count as u64) as usize
+}
+
 /// One level: orbit representatives with black to move, and with white to move.
 pub struct Level {
     pub number: u32,
@@ -139,22 +187,30 @@ impl Level {
 
     /// The next level, holding at most `limit` keys in memory at once per side.
     pub fn next(&self, convention: Convention, limit: usize) -> io::Result<Level> {
-        self.next_until(convention, limit, &AtomicBool::new(false))
+        self.build_next(
+            convention,
+            &Build {
+                limit,
+                dir: None,
+                partition: None,
+                stop: &AtomicBool::new(false),
+                done: &|_| (),
+            },
+        )
     }
 
-    /// [`Level::next`], given up (an error of kind `Interrupted`) at the next chunk of
-    /// positions once `stop` is raised: a level can take minutes.
-    pub fn next_until(
-        &self,
-        convention: Convention,
-        limit: usize,
-        stop: &AtomicBool,
-    ) -> io::Result<Level> {
-        let mut builders = [SetBuilder::new(limit / 2), SetBuilder::new(limit / 2)];
+    /// The next level (or one partition of it) built as `build` says; an error of kind
+    /// `Interrupted` at the next chunk of positions once `build.stop` is raised: a level
+    /// can take hours.
+    pub fn build_next(&self, convention: Convention, build: &Build) -> io::Result<Level> {
+        let mut builders = [
+            SetBuilder::new_in(build.limit / 2, build.dir),
+            SetBuilder::new_in(build.limit / 2, build.dir),
+        ];
         for (side, set) in self.sets.iter().enumerate() {
             let mut result = Ok(());
             set.for_each_chunk(CHUNK, |chunk| {
-                if result.is_ok() && stop.load(Relaxed) {
+                if result.is_ok() && build.stop.load(Relaxed) {
                     result = Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
                 }
                 if result.is_err() {
@@ -163,6 +219,11 @@ impl Level {
                 let children: Vec<(Side, u128)> = chunk
                     .par_iter()
                     .flat_map_iter(|&k| successors(convention, &board(k), side))
+                    .filter(|(child, _)| {
+                        build
+                            .partition
+                            .is_none_or(|(index, count)| partition(child, count) == index)
+                    })
                     .map(|(child, side)| (side, key(&reduce(&child))))
                     .collect();
                 for (side, k) in children {
@@ -170,6 +231,7 @@ impl Level {
                         result = builders[side].extend([k]);
                     }
                 }
+                (build.done)(chunk.len());
             })?;
             result?;
         }
@@ -178,6 +240,60 @@ impl Level {
             number: self.number + 1,
             sets: [black.finish()?, white.finish()?],
         })
+    }
+
+    /// Keeps the level in `dir` (a file per side to move, then `<level>.json` saying it
+    /// is whole), where [`Level::load_latest`] finds it.
+    pub fn save(self, dir: &Path, convention: Convention) -> io::Result<Level> {
+        let name = level_name(convention, self.number);
+        let [black, white] = self.sets;
+        let sets = [
+            black.save(&dir.join(format!("{name}-black.keys")))?,
+            white.save(&dir.join(format!("{name}-white.keys")))?,
+        ];
+        let manifest = serde_json::json!({
+            "level": self.number,
+            "convention": convention,
+            "black": sets[0].len(),
+            "white": sets[1].len(),
+        });
+        std::fs::write(dir.join(format!("{name}.json")), format!("{manifest}\n"))?;
+        Ok(Level {
+            number: self.number,
+            sets,
+        })
+    }
+
+    /// The highest whole level of `convention` saved in `dir`, at most `at_most`.
+    pub fn load_latest(
+        dir: &Path,
+        convention: Convention,
+        at_most: u32,
+    ) -> io::Result<Option<Level>> {
+        let first = Level::start(convention).number;
+        for number in (first..=at_most).rev() {
+            let name = level_name(convention, number);
+            let Ok(manifest) = std::fs::read_to_string(dir.join(format!("{name}.json"))) else {
+                continue;
+            };
+            let manifest: serde_json::Value = serde_json::from_str(&manifest)
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+            let sets = [
+                SortedSet::open(&dir.join(format!("{name}-black.keys")))?,
+                SortedSet::open(&dir.join(format!("{name}-white.keys")))?,
+            ];
+            if manifest["black"] != sets[0].len() || manifest["white"] != sets[1].len() {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "{}: the files do not hold what {name}.json says",
+                        dir.display()
+                    ),
+                ));
+            }
+            return Ok(Some(Level { number, sets }));
+        }
+        Ok(None)
     }
 
     /// The positions of the level, and with `canonical` the boards as the side to move
@@ -233,8 +349,15 @@ mod tests {
     #[test]
     fn a_raised_stop_interrupts_the_next_level() {
         let level = Level::start(Convention::Plies);
+        let build = Build {
+            limit: 1 << 20,
+            dir: None,
+            partition: None,
+            stop: &AtomicBool::new(true),
+            done: &|_| (),
+        };
         let err = level
-            .next_until(Convention::Plies, 1 << 20, &AtomicBool::new(true))
+            .build_next(Convention::Plies, &build)
             .err()
             .expect("stopped");
         assert_eq!(err.kind(), io::ErrorKind::Interrupted);

@@ -6,6 +6,9 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
+use std::path::{Path, PathBuf};
+
+use tempfile::TempPath;
 
 use engine::Board;
 
@@ -18,13 +21,83 @@ pub fn board(key: u128) -> Board {
     Board::new((key >> 64) as u64, key as u64)
 }
 
-/// A sorted set of keys without duplicates, in memory or in a temporary file.
+/// A sorted set of keys without duplicates, in memory or in a file (16 bytes a key, little
+/// endian): a temporary one while `temp` is there, deleted with the set unless saved.
 pub enum SortedSet {
     Memory(Vec<u128>),
-    File { file: File, len: usize },
+    File {
+        file: File,
+        len: usize,
+        temp: Option<TempPath>,
+    },
 }
 
 impl SortedSet {
+    /// Keeps the set in the file `path` (moved there where it already is a file on the same
+    /// file system, else written) and returns it, read from there.
+    pub fn save(self, path: &Path) -> io::Result<SortedSet> {
+        match self {
+            SortedSet::File {
+                file,
+                len,
+                temp: Some(temp),
+            } => match temp.persist(path) {
+                Ok(()) => Ok(SortedSet::File {
+                    file,
+                    len,
+                    temp: None,
+                }),
+                Err(e) => {
+                    let set = SortedSet::File {
+                        file,
+                        len,
+                        temp: Some(e.path),
+                    };
+                    set.write_to(path)?;
+                    SortedSet::open(path)
+                }
+            },
+            set => {
+                set.write_to(path)?;
+                SortedSet::open(path)
+            }
+        }
+    }
+
+    fn write_to(&self, path: &Path) -> io::Result<()> {
+        let mut writer = BufWriter::with_capacity(1 << 20, File::create(path)?);
+        let mut result = Ok(());
+        self.for_each_chunk(1 << 16, |keys| {
+            for k in keys {
+                if result.is_ok() {
+                    result = writer.write_all(&k.to_le_bytes());
+                }
+            }
+        })?;
+        result?;
+        writer.into_inner().map_err(|e| e.into_error())?.sync_all()
+    }
+
+    /// A set saved by [`SortedSet::save`].
+    pub fn open(path: &Path) -> io::Result<SortedSet> {
+        let file = File::open(path)?;
+        let bytes = file.metadata()?.len();
+        if bytes % 16 != 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "{}: {bytes} bytes is not a whole number of keys",
+                    path.display()
+                ),
+            ));
+        }
+        Ok(SortedSet::File {
+            file,
+            len: (bytes / 16) as usize,
+            temp: None,
+        })
+    }
+
     pub fn len(&self) -> usize {
         match self {
             SortedSet::Memory(keys) => keys.len(),
@@ -74,14 +147,23 @@ pub struct SetBuilder {
     buffer: Vec<u128>,
     limit: usize,
     runs: Vec<(File, usize)>,
+    /// Where its files go (the system's temporary directory without).
+    dir: Option<PathBuf>,
 }
 
 impl SetBuilder {
     pub fn new(limit: usize) -> SetBuilder {
+        SetBuilder::new_in(limit, None)
+    }
+
+    /// A builder that keeps its runs and its result in `dir`, so that the result can be
+    /// saved there without a copy.
+    pub fn new_in(limit: usize, dir: Option<&Path>) -> SetBuilder {
         SetBuilder {
             buffer: Vec::new(),
             limit: limit.max(1024),
             runs: Vec::new(),
+            dir: dir.map(Path::to_path_buf),
         }
     }
 
@@ -100,7 +182,7 @@ impl SetBuilder {
         self.buffer.sort_unstable();
         self.buffer.dedup();
         if self.buffer.len() >= self.limit / 2 {
-            let run = write_run(self.buffer.drain(..))?;
+            let run = write_run(self.dir.as_deref(), self.buffer.drain(..))?;
             self.runs.push(run);
         }
         Ok(())
@@ -118,7 +200,7 @@ impl SetBuilder {
             return Ok(SortedSet::Memory(self.buffer));
         }
         if !self.buffer.is_empty() {
-            let run = write_run(self.buffer.drain(..))?;
+            let run = write_run(self.dir.as_deref(), self.buffer.drain(..))?;
             self.runs.push(run);
         }
         // k-way merge of the runs, dropping duplicates across them.
@@ -137,7 +219,12 @@ impl SetBuilder {
             }
         }
         let mut last = None;
-        let mut out = RunWriter::new()?;
+        let named = match &self.dir {
+            Some(dir) => tempfile::NamedTempFile::new_in(dir)?,
+            None => tempfile::NamedTempFile::new()?,
+        };
+        let (named_file, temp) = named.into_parts();
+        let mut out = RunWriter::on(named_file);
         while let Some(Reverse((k, i))) = heap.pop() {
             if last != Some(k) {
                 out.push(k)?;
@@ -148,7 +235,11 @@ impl SetBuilder {
             }
         }
         let (file, len) = out.finish()?;
-        Ok(SortedSet::File { file, len })
+        Ok(SortedSet::File {
+            file,
+            len,
+            temp: Some(temp),
+        })
     }
 }
 
@@ -158,11 +249,11 @@ struct RunWriter {
 }
 
 impl RunWriter {
-    fn new() -> io::Result<RunWriter> {
-        Ok(RunWriter {
-            writer: BufWriter::with_capacity(1 << 20, tempfile::tempfile()?),
+    fn on(file: File) -> RunWriter {
+        RunWriter {
+            writer: BufWriter::with_capacity(1 << 20, file),
             len: 0,
-        })
+        }
     }
 
     fn push(&mut self, k: u128) -> io::Result<()> {
@@ -176,8 +267,12 @@ impl RunWriter {
     }
 }
 
-fn write_run(keys: impl Iterator<Item = u128>) -> io::Result<(File, usize)> {
-    let mut run = RunWriter::new()?;
+fn write_run(dir: Option<&Path>, keys: impl Iterator<Item = u128>) -> io::Result<(File, usize)> {
+    let file = match dir {
+        Some(dir) => tempfile::tempfile_in(dir)?,
+        None => tempfile::tempfile()?,
+    };
+    let mut run = RunWriter::on(file);
     for k in keys {
         run.push(k)?;
     }

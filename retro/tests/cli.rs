@@ -34,6 +34,63 @@ fn enumerate_json_per_ply() {
     }
 }
 
+/// `enumerate --shard I/N --levels DIR` runs (the last level split, the levels below kept
+/// in DIR and shared) merged by `merge` give the whole run's counts; a missing shard is an
+/// error.
+#[test]
+fn enumerate_shards_merge_into_the_whole_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let levels = dir.path().join("levels");
+    let levels = levels.to_str().unwrap();
+    let whole = retro(&["enumerate", "--plies", "7", "--canonical", "--json"]);
+    let mut parts = Vec::new();
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let args = [
+            "enumerate",
+            "--plies",
+            "7",
+            "--canonical",
+            "--json",
+            "--shard",
+            &shard,
+            "--levels",
+            levels,
+        ];
+        let output = retro(&args);
+        assert!(output.status.success(), "{output:?}");
+        let rows = json_lines(&output);
+        assert_eq!(rows.last().unwrap()["shard"], shard.as_str());
+        // The first shard builds and keeps plies 1-6; the others start from ply 6.
+        assert_eq!(rows.len(), if i == 1 { 8 } else { 2 }, "{rows:?}");
+        let path = dir.path().join(format!("part{i}.jsonl"));
+        std::fs::write(&path, &output.stdout).unwrap();
+        parts.push(path.to_str().unwrap().to_string());
+    }
+    let mut args = vec!["merge", "--json"];
+    args.extend(parts.iter().map(String::as_str));
+    let merged = json_lines(&retro(&args));
+    let last = merged.last().unwrap();
+    let expected = json_lines(&whole).pop().unwrap();
+    assert_eq!(
+        (
+            &last["ply"],
+            &last["positions"],
+            &last["canonical"],
+            &last["shards"]
+        ),
+        (
+            &7.into(),
+            &expected["positions"],
+            &expected["canonical"],
+            &3.into()
+        )
+    );
+    let missing = retro(&["merge", &parts[0], &parts[1]]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("shard 3/3 is missing"));
+}
+
 #[test]
 fn enumerate_table_by_discs() {
     let output = retro(&["enumerate", "--discs", "6", "--memory-mb", "2"]);

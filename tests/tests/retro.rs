@@ -2,6 +2,9 @@
 //! boards with 14 discs the "Othello is Solved" work started from), in memory and spilled
 //! to disk, and maximum mobility against perft-style counting by the core.
 
+use std::sync::atomic::AtomicBool;
+
+use retro::enumerate::Build;
 use retro::{max_mobility, Convention, Level};
 
 fn counts(
@@ -32,6 +35,81 @@ fn positions_by_ply_match_a124005() {
             .collect();
         assert_eq!(found, expected, "limit {limit}");
     }
+}
+
+/// The partitions of a level (`retro enumerate --shard`) add up to the whole level, in
+/// memory and spilled, positions and classes up to symmetry alike, and none is empty.
+#[test]
+fn partitions_add_up_to_the_level() {
+    let stop = AtomicBool::new(false);
+    let mut level = Level::start(Convention::Plies);
+    while level.number < 10 {
+        if level.number >= 7 {
+            let whole = level
+                .next(Convention::Plies, 1 << 24)
+                .unwrap()
+                .count(true, 1 << 24)
+                .unwrap();
+            for (parts, limit) in [(3, 1 << 24), (5, 1 << 14)] {
+                let (mut positions, mut canonical) = (0, 0);
+                for index in 0..parts {
+                    let build = Build {
+                        limit,
+                        dir: None,
+                        partition: Some((index, parts)),
+                        stop: &stop,
+                        done: &|_| (),
+                    };
+                    let part = level.build_next(Convention::Plies, &build).unwrap();
+                    let count = part.count(true, limit).unwrap();
+                    assert!(count.positions > 0);
+                    positions += count.positions;
+                    canonical += count.canonical.unwrap();
+                }
+                assert_eq!(
+                    (positions, Some(canonical)),
+                    (whole.positions, whole.canonical),
+                    "ply {} in {parts} parts",
+                    whole.level
+                );
+            }
+        }
+        level = level.next(Convention::Plies, 1 << 24).unwrap();
+    }
+}
+
+/// Levels kept in a directory (`retro enumerate --levels`) are found again, spilled or
+/// not, and the run resumed from them counts what an uninterrupted run counts.
+#[test]
+fn saved_levels_resume_the_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let stop = AtomicBool::new(false);
+    let mut level = Level::start(Convention::Plies);
+    for _ in 0..7 {
+        let build = Build {
+            limit: 1 << 12,
+            dir: Some(dir.path()),
+            partition: None,
+            stop: &stop,
+            done: &|_| (),
+        };
+        level = level
+            .build_next(Convention::Plies, &build)
+            .unwrap()
+            .save(dir.path(), Convention::Plies)
+            .unwrap();
+    }
+    let resumed = Level::load_latest(dir.path(), Convention::Plies, 9)
+        .unwrap()
+        .expect("ply 7 saved");
+    assert_eq!(resumed.number, 7);
+    let at_most_5 = Level::load_latest(dir.path(), Convention::Plies, 5).unwrap();
+    assert_eq!(at_most_5.map(|l| l.number), Some(5));
+    let next = resumed.next(Convention::Plies, 1 << 12).unwrap();
+    assert_eq!(next.count(false, 1 << 12).unwrap().positions, 269_352);
+    // Only the saved levels stay in the directory (no spilled run is left behind).
+    let files = std::fs::read_dir(dir.path()).unwrap().count();
+    assert_eq!(files, 7 * 3);
 }
 
 #[test]

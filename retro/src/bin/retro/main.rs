@@ -1,6 +1,7 @@
 //! `retro`: forward enumeration of reachable positions and maximum mobility.
 
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -10,6 +11,7 @@ mod reach;
 use clap::{Parser, Subcommand};
 use engine::cli::{self, Failure};
 use engine::game::format_moves;
+use retro::enumerate::Build;
 use retro::{max_mobility, Convention, Level};
 
 #[derive(Parser)]
@@ -107,6 +109,18 @@ struct EnumerateArgs {
     /// Also count positions up to the eight symmetries.
     #[arg(long)]
     canonical: bool,
+    /// Keep every whole level in DIR (16 bytes a position, about a quarter of the
+    /// positions: one per class under the start's symmetries), its spilled runs there too,
+    /// and start from the highest level already there: a long run resumes after an
+    /// interruption, and shards share the levels below theirs.
+    #[arg(long, value_name = "DIR")]
+    levels: Option<PathBuf>,
+    /// Count only partition I of N of the last level (its positions split by a hash that
+    /// the symmetries and the side to move leave alone; the levels below are whole), so
+    /// that separate runs or machines share a level too large for one; `retro merge` adds
+    /// the shards' rows up.
+    #[arg(long, value_name = "I/N", value_parser = cli::parse_shard)]
+    shard: Option<(usize, usize)>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -156,6 +170,8 @@ fn peak_memory() -> Option<u64> {
 
 #[derive(serde::Serialize)]
 struct Row {
+    /// Always "enumerate": tells these rows from `retro check`'s in `retro merge`.
+    command: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     ply: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -163,6 +179,9 @@ struct Row {
     positions: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     canonical: Option<u64>,
+    /// "I/N" when the row counts one partition of its level.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<String>,
     seconds: f64,
     peak_memory_bytes: Option<u64>,
 }
@@ -172,6 +191,22 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
         (Some(n), _) => (Convention::Plies, n),
         (None, Some(n)) => (Convention::Discs, n),
         (None, None) => return Err(Failure::Input("give --plies or --discs".into())),
+    };
+    // With --shard the last level is partitioned and never kept.
+    let last_whole = match args.shard {
+        Some(_) if last == Level::start(convention).number => {
+            return Err(Failure::Input(format!(
+                "--shard partitions the level after the start: give --{} {} or more",
+                if convention == Convention::Plies {
+                    "plies"
+                } else {
+                    "discs"
+                },
+                last + 1
+            )))
+        }
+        Some(_) => last - 1,
+        None => last,
     };
     let limit = args.run.key_limit();
     let pool = cli::thread_pool(args.run.threads)?;
@@ -193,14 +228,26 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
         )?;
     }
     let start = Instant::now();
-    let mut level = Level::start(convention);
+    let mut level = match &args.levels {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Failure::Input(format!("--levels {}: {e}", dir.display())))?;
+            Level::load_latest(dir, convention, last_whole)
+                .map_err(|e| Failure::Input(format!("--levels {}: {e}", dir.display())))?
+                .unwrap_or_else(|| Level::start(convention))
+        }
+        None => Level::start(convention),
+    };
+    let mut shard = None;
     loop {
         let count = pool.install(|| level.count(args.canonical, limit))?;
         let row = Row {
+            command: "enumerate",
             ply: (convention == Convention::Plies).then_some(count.level),
             discs: (convention == Convention::Discs).then_some(count.level),
             positions: count.positions,
             canonical: count.canonical,
+            shard: shard.map(|(i, n)| format!("{i}/{n}")),
             seconds: start.elapsed().as_secs_f64(),
             peak_memory_bytes: peak_memory(),
         };
@@ -213,9 +260,13 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
             let memory = row.peak_memory_bytes.map_or("?".into(), |b| {
                 format!("{:.0}", b as f64 / (1 << 20) as f64)
             });
+            let part = row
+                .shard
+                .as_ref()
+                .map_or(String::new(), |s| format!("  (partition {s})"));
             writeln!(
                 out,
-                "{:>5} {:>14}{canonical} {:>9.3} {:>10}",
+                "{:>5} {:>14}{canonical} {:>9.3} {:>10}{part}",
                 count.level, count.positions, row.seconds, memory
             )?;
         }
@@ -223,7 +274,22 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
         if count.level >= last || count.positions == 0 {
             return Ok(());
         }
-        level = match pool.install(|| level.next_until(convention, limit, &stop)) {
+        if count.level + 1 == last {
+            shard = args.shard;
+        }
+        let expanding = level.sets.iter().map(|s| s.len() as u64).sum();
+        let progress =
+            cli::progress_bar(expanding, &format!("positions of {label} {}", count.level));
+        let build = Build {
+            limit,
+            dir: args.levels.as_deref(),
+            partition: shard.map(|(i, n)| (i - 1, n)),
+            stop: &stop,
+            done: &|n| progress.inc(n as u64),
+        };
+        let next = pool.install(|| level.build_next(convention, &build));
+        progress.finish_and_clear();
+        level = match next {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
                 eprintln!(
                     "retro: interrupted while counting {label} {}; the rows above are complete",
@@ -233,6 +299,9 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
             }
             next => next?,
         };
+        if let (Some(dir), None) = (&args.levels, shard) {
+            level = level.save(dir, convention)?;
+        }
     }
 }
 

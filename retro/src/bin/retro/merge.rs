@@ -1,5 +1,6 @@
 //! `retro merge`: the JSON of `retro check --shard I/N` runs put back together, counted by
-//! answer and method, and for random boards the estimate of the number of legal positions.
+//! answer and method, and for random boards the estimate of the number of legal positions;
+//! or the rows of `retro enumerate --shard I/N` runs, a level's partitions added up.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -10,7 +11,8 @@ use retro::estimate::{estimate, random_board_space, z_score};
 
 #[derive(clap::Args)]
 pub struct MergeArgs {
-    /// Output files of `retro check --json` (shards of one file, in any order).
+    /// Output files of `retro check --json` (shards of one file, in any order), or of
+    /// `retro enumerate --json` (shards of one count).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// The positions are `retro sample --random-boards`: estimate the number of legal
@@ -45,7 +47,14 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
     let mut shards = Vec::new();
     let mut interrupted = Vec::new();
     let mut seconds = 0.0;
-    for read in cli::read_json_lines(&args.files)? {
+    let lines = cli::read_json_lines(&args.files)?;
+    if lines
+        .iter()
+        .any(|read| read.value["command"] == "enumerate")
+    {
+        return merge_levels(lines, args.json, out);
+    }
+    for read in lines {
         let bad = |why: &str| Failure::Input(format!("{}: {why}", read.at()));
         let value = &read.value;
         if value["summary"] == true {
@@ -232,5 +241,124 @@ fn cactus(
         .border_style(BLACK)
         .draw()?;
     root.present()?;
+    Ok(())
+}
+
+/// One level of `retro enumerate` as merged: its counts, and from how many partitions.
+#[derive(Default)]
+struct MergedLevel {
+    positions: u64,
+    canonical: Option<u64>,
+    /// Shard number -> where it was read; empty for a whole level.
+    shards: BTreeMap<usize, String>,
+    count: usize,
+    /// Where the level was seen whole, with its counts.
+    whole: Option<(String, u64, Option<u64>)>,
+}
+
+/// `retro enumerate` rows: a level counted whole in several runs must agree; a level split
+/// into partitions needs every shard 1..N once, and their counts add up.
+fn merge_levels(
+    lines: Vec<cli::JsonLine>,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let mut levels: BTreeMap<(String, u64), MergedLevel> = BTreeMap::new();
+    for read in lines {
+        let at = read.at();
+        let bad = |why: &str| Failure::Input(format!("{at}: {why}"));
+        let value = &read.value;
+        if value["command"] != "enumerate" {
+            return Err(bad(
+                "not a row of `retro enumerate --json`, among such rows",
+            ));
+        }
+        let (label, level) = match (value["ply"].as_u64(), value["discs"].as_u64()) {
+            (Some(ply), _) => ("ply", ply),
+            (None, Some(discs)) => ("discs", discs),
+            _ => return Err(bad("a row without its ply or discs")),
+        };
+        let positions = value["positions"]
+            .as_u64()
+            .ok_or_else(|| bad("a row without positions"))?;
+        let canonical = value["canonical"].as_u64();
+        let merged = levels.entry((label.to_string(), level)).or_default();
+        match value["shard"].as_str() {
+            None => match &merged.whole {
+                Some((first, p, c)) if (*p, *c) != (positions, canonical) => {
+                    return Err(bad(&format!(
+                        "{label} {level}: {positions} positions here, {p} at {first}"
+                    )))
+                }
+                Some(_) => {}
+                None => merged.whole = Some((at.clone(), positions, canonical)),
+            },
+            Some(shard) => {
+                let (index, count) = cli::parse_shard(shard).map_err(|e| bad(&e))?;
+                if merged.count != 0 && merged.count != count {
+                    return Err(bad(&format!(
+                        "shard {shard} of a split other than the others'"
+                    )));
+                }
+                merged.count = count;
+                if let Some(first) = merged.shards.insert(index, at.clone()) {
+                    return Err(bad(&format!("shard {shard} is also at {first}")));
+                }
+                if merged.shards.len() > 1 && merged.canonical.is_some() != canonical.is_some() {
+                    return Err(bad("canonical counted in some shards only"));
+                }
+                merged.positions += positions;
+                merged.canonical = canonical.map(|c| c + merged.canonical.unwrap_or(0));
+            }
+        }
+    }
+    let mut rows = Vec::new();
+    for ((label, level), merged) in levels {
+        let (positions, canonical, shards) = if merged.count == 0 {
+            let (_, p, c) = merged.whole.expect("a row per level");
+            (p, c, 1)
+        } else {
+            if let Some(missing) = (1..=merged.count).find(|i| !merged.shards.contains_key(i)) {
+                return Err(Failure::Input(format!(
+                    "{label} {level}: shard {missing}/{} is missing",
+                    merged.count
+                )));
+            }
+            if let Some((at, p, c)) = &merged.whole {
+                if (*p, *c) != (merged.positions, merged.canonical) {
+                    return Err(Failure::Input(format!(
+                        "{label} {level}: the shards add up to {} positions, {at} counted {p}",
+                        merged.positions
+                    )));
+                }
+            }
+            (merged.positions, merged.canonical, merged.count)
+        };
+        rows.push((label, level, positions, canonical, shards));
+    }
+    if !json {
+        writeln!(
+            out,
+            "{:>9} {:>16} {:>16} {:>7}",
+            "level", "positions", "canonical", "shards"
+        )?;
+    }
+    for (label, level, positions, canonical, shards) in rows {
+        if json {
+            let mut row = serde_json::json!({"command": "enumerate", "positions": positions,
+                "shards": shards});
+            row[label.as_str()] = level.into();
+            if let Some(c) = canonical {
+                row["canonical"] = c.into();
+            }
+            cli::write_json(out, &row)?;
+        } else {
+            let canonical = canonical.map_or("-".to_string(), |c| c.to_string());
+            writeln!(
+                out,
+                "{label:>5} {level:>3} {positions:>16} {canonical:>16} {shards:>7}"
+            )?;
+        }
+    }
     Ok(())
 }
