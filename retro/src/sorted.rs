@@ -8,6 +8,7 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
+use rayon::slice::ParallelSliceMut;
 use tempfile::TempPath;
 
 use engine::Board;
@@ -179,7 +180,7 @@ impl SetBuilder {
 
     /// Sorts and deduplicates the buffer; spills it when that did not free half of it.
     fn compact(&mut self) -> io::Result<()> {
-        self.buffer.sort_unstable();
+        self.buffer.par_sort_unstable();
         self.buffer.dedup();
         if self.buffer.len() >= self.limit / 2 {
             let run = write_run(self.dir.as_deref(), self.buffer.drain(..))?;
@@ -194,7 +195,7 @@ impl SetBuilder {
     }
 
     pub fn finish(mut self) -> io::Result<SortedSet> {
-        self.buffer.sort_unstable();
+        self.buffer.par_sort_unstable();
         self.buffer.dedup();
         if self.runs.is_empty() {
             return Ok(SortedSet::Memory(self.buffer));
