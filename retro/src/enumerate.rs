@@ -159,7 +159,7 @@ pub struct Level {
 }
 
 /// What a level holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LevelCount {
     pub level: u32,
     /// Distinct positions (board and side to move).
@@ -264,6 +264,34 @@ impl Level {
         })
     }
 
+    /// The level's count, taken from `dir` where [`Level::save_count`] left one made the
+    /// same way (classes up to symmetry or not), else counted and left there: runs that
+    /// resume from a saved level (the shards of the next one) do not count it again.
+    pub fn count_in(
+        &self,
+        dir: &Path,
+        convention: Convention,
+        canonical: bool,
+        limit: usize,
+        stop: &AtomicBool,
+    ) -> io::Result<LevelCount> {
+        let path = dir.join(format!(
+            "{}-count.json",
+            level_name(convention, self.number)
+        ));
+        let saved = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|text| serde_json::from_str::<LevelCount>(&text).ok())
+            .filter(|c| c.level == self.number && c.canonical.is_some() == canonical);
+        if let Some(count) = saved {
+            return Ok(count);
+        }
+        let count = self.count_until(canonical, limit, stop)?;
+        let text = serde_json::to_string(&count).map_err(io::Error::other)?;
+        std::fs::write(&path, text + "\n")?;
+        Ok(count)
+    }
+
     /// The highest whole level of `convention` saved in `dir`, at most `at_most`.
     pub fn load_latest(
         dir: &Path,
@@ -300,11 +328,29 @@ impl Level {
     /// sees them (player, opponent: colours dropped) up to the eight symmetries, the
     /// convention of the published count of 2,958,551 positions with 14 discs.
     pub fn count(&self, canonical: bool, limit: usize) -> io::Result<LevelCount> {
+        self.count_until(canonical, limit, &AtomicBool::new(false))
+    }
+
+    /// [`Level::count`], given up (an error of kind `Interrupted`) at the next chunk of
+    /// positions once `stop` is raised: with classes up to symmetry, a level of billions
+    /// of positions is sorted once more.
+    pub fn count_until(
+        &self,
+        canonical: bool,
+        limit: usize,
+        stop: &AtomicBool,
+    ) -> io::Result<LevelCount> {
         let mut positions = 0;
         let mut canon = SetBuilder::new(limit);
         let mut result = Ok(());
         for set in &self.sets {
             set.for_each_chunk(CHUNK, |chunk| {
+                if result.is_ok() && stop.load(Relaxed) {
+                    result = Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
+                }
+                if result.is_err() {
+                    return;
+                }
                 positions += chunk
                     .par_iter()
                     .map(|&k| orbit_size(&board(k)))
@@ -361,6 +407,11 @@ mod tests {
             .err()
             .expect("stopped");
         assert_eq!(err.kind(), io::ErrorKind::Interrupted);
+        let counted = level.count_until(true, 1 << 20, &AtomicBool::new(true));
+        assert_eq!(
+            counted.err().map(|e| e.kind()),
+            Some(io::ErrorKind::Interrupted)
+        );
     }
 
     #[test]

@@ -107,6 +107,20 @@ fn saved_levels_resume_the_count() {
     assert_eq!(at_most_5.map(|l| l.number), Some(5));
     let next = resumed.next(Convention::Plies, 1 << 12).unwrap();
     assert_eq!(next.count(false, 1 << 12).unwrap().positions, 269_352);
+    // A level's count is kept beside it and read back, not counted again.
+    let counted = resumed
+        .count_in(dir.path(), Convention::Plies, true, 1 << 12, &stop)
+        .unwrap();
+    assert_eq!(
+        (counted.positions, counted.canonical),
+        (42_614, Some(10_649))
+    );
+    let kept = dir.path().join("plies-7-count.json");
+    let text = std::fs::read_to_string(&kept).unwrap();
+    std::fs::write(&kept, text.replace("42614", "42615")).unwrap();
+    let read = resumed.count_in(dir.path(), Convention::Plies, true, 1 << 12, &stop);
+    assert_eq!(read.unwrap().positions, 42_615, "read, not counted");
+    std::fs::remove_file(kept).unwrap();
     // Only the saved levels stay in the directory (no spilled run is left behind).
     let files = std::fs::read_dir(dir.path()).unwrap().count();
     assert_eq!(files, 7 * 3);

@@ -240,7 +240,20 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
     };
     let mut shard = None;
     loop {
-        let count = pool.install(|| level.count(args.canonical, limit))?;
+        let count = pool.install(|| match (&args.levels, shard) {
+            (Some(dir), None) => level.count_in(dir, convention, args.canonical, limit, &stop),
+            _ => level.count_until(args.canonical, limit, &stop),
+        });
+        let count = match count {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+                eprintln!(
+                    "retro: interrupted while counting {label} {}; the rows above are complete",
+                    level.number
+                );
+                return Err(Failure::Interrupted);
+            }
+            count => count?,
+        };
         let row = Row {
             command: "enumerate",
             ply: (convention == Convention::Plies).then_some(count.level),
