@@ -48,13 +48,11 @@ pub fn reduce(board: &Board) -> Board {
 
 /// How many distinct positions `board` stands for (its images under those symmetries).
 pub fn orbit_size(board: &Board) -> u64 {
-    let mut images: Vec<Board> = START_SYMMETRIES
-        .iter()
-        .map(|&k| board.symmetry(k))
-        .collect();
+    // An array, not a vector: this runs for every position of a level (billions at ply 14),
+    // where an allocation each was a tenth of the count's time.
+    let mut images: [Board; 4] = std::array::from_fn(|i| board.symmetry(START_SYMMETRIES[i]));
     images.sort_unstable();
-    images.dedup();
-    images.len() as u64
+    1 + images.windows(2).filter(|pair| pair[0] != pair[1]).count() as u64
 }
 
 /// Side to move as an index: 0 black, 1 white.
