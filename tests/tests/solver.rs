@@ -123,7 +123,11 @@ fn random_endgames_after_a_selective_search() {
 /// windows, against minimax.
 fn random_endgames(seed: u64, count: usize, solver: Solver, lowest: usize) {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let portable = Solver::new(16).with_isa(Isa::Portable);
+    // Every instruction set's version of the search, whichever one `solver` runs here.
+    let versions: Vec<(Isa, Solver)> = Isa::available()
+        .into_iter()
+        .map(|isa| (isa, Solver::new(16).with_isa(isa)))
+        .collect();
     let stop = AtomicBool::new(false);
     let mut checked = 0;
     while checked < count {
@@ -137,10 +141,10 @@ fn random_endgames(seed: u64, count: usize, solver: Solver, lowest: usize) {
         let wld = solver.solve(&board, -1, 1, &stop).unwrap().score.signum();
         assert_eq!(wld, expected.signum(), "{board:?} wld");
         if checked % 10 == 0 {
-            assert_eq!(
-                portable.solve(&board, -65, 65, &stop).unwrap().score,
-                expected
-            );
+            for (isa, version) in &versions {
+                let score = version.solve(&board, -65, 65, &stop).unwrap().score;
+                assert_eq!(score, expected, "{board:?} {isa:?}");
+            }
         }
         // Narrow windows give correct fail-soft bounds.
         let (alpha, beta) = (expected - 3, expected + 1);
