@@ -27,9 +27,11 @@ fn counts(
 
 #[test]
 fn positions_by_ply_match_a124005() {
-    let expected = [1, 4, 12, 54, 236, 1288, 7092, 42614, 269352, 1743560];
+    let expected = [
+        1, 4, 12, 54, 236, 1288, 7092, 42614, 269352, 1743560, 11922442,
+    ];
     for limit in [1 << 24, 1 << 14] {
-        let found: Vec<u64> = counts(Convention::Plies, 9, limit, false)
+        let found: Vec<u64> = counts(Convention::Plies, 10, limit, false)
             .iter()
             .map(|c| c.0)
             .collect();
@@ -124,6 +126,54 @@ fn saved_levels_resume_the_count() {
     // Only the saved levels stay in the directory (no spilled run is left behind).
     let files = std::fs::read_dir(dir.path()).unwrap().count();
     assert_eq!(files, 7 * 3);
+}
+
+/// A run stopped in the middle of a level (as Ctrl-C or SIGTERM stop `retro enumerate
+/// --levels`) leaves the whole levels before it; resumed from them, it counts what an
+/// uninterrupted run counts (A124005 at ply 10, and its classes up to symmetry).
+#[test]
+fn an_interrupted_run_resumed_counts_the_same() {
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    let dir = tempfile::tempdir().unwrap();
+    let stop = AtomicBool::new(false);
+    let chunks = AtomicUsize::new(0);
+    // Ply 10 is built from ply 9 in several chunks: stop after the first.
+    let raise = |_| {
+        chunks.fetch_add(1, Relaxed);
+        stop.store(true, Relaxed);
+    };
+    let mut level = Level::start(Convention::Plies);
+    let interrupted = loop {
+        let build = Build {
+            limit: 1 << 16,
+            dir: Some(dir.path()),
+            partition: None,
+            stop: &stop,
+            done: if level.number == 9 { &raise } else { &|_| () },
+        };
+        match level.build_next(Convention::Plies, &build) {
+            Ok(next) => level = next.save(dir.path(), Convention::Plies).unwrap(),
+            Err(error) => break error,
+        }
+    };
+    assert_eq!(interrupted.kind(), std::io::ErrorKind::Interrupted);
+    assert_eq!(chunks.into_inner(), 1, "stopped inside ply 10");
+    let resumed = Level::load_latest(dir.path(), Convention::Plies, 12)
+        .unwrap()
+        .expect("ply 9 saved");
+    assert_eq!(
+        resumed.number, 9,
+        "the stopped level is not taken for whole"
+    );
+    let count = resumed
+        .next(Convention::Plies, 1 << 16)
+        .unwrap()
+        .count(true, 1 << 16)
+        .unwrap();
+    assert_eq!(
+        (count.positions, count.canonical),
+        (11_922_442, Some(2_958_555))
+    );
 }
 
 #[test]
