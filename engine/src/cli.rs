@@ -153,10 +153,15 @@ pub fn read_json_lines(files: &[std::path::PathBuf]) -> Result<Vec<JsonLine>, Fa
 /// Where the positions of a batch command come from, and which of them this run takes.
 #[derive(clap::Args, Debug)]
 pub struct PositionArgs {
-    /// OBF file of positions (answers like "; G8:+18;" are checked); `-` reads standard
-    /// input.
+    /// OBF file of positions (answers like "; G8:+18;" are checked), or a file of games
+    /// (WTHOR .wtb, GGF .ggf: see --empties); `-` reads OBF from standard input.
     #[arg(required_unless_present = "board", conflicts_with = "board")]
     pub file: Option<PathBuf>,
+    /// For a file of games: each game's position with this many empty squares. Default
+    /// for WTHOR: the depth of its theoretical scores, which are then checked as OBF
+    /// answers are (as Edax's -wtest).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=60))]
+    pub empties: Option<u32>,
     /// One position: an OBF line or a move list.
     #[arg(long, allow_hyphen_values = true)]
     pub board: Option<String>,
@@ -196,7 +201,7 @@ impl PositionArgs {
 
     fn read_unsharded(&self) -> Result<Vec<(usize, Obf)>, Failure> {
         let positions: Vec<(usize, Obf)> = match (&self.file, &self.board) {
-            (Some(path), _) => input::read_obf_file(path)?
+            (Some(path), _) => input::read_possible_positions(path, self.empties)?
                 .into_iter()
                 .map(|(_, obf)| obf)
                 .enumerate()
@@ -267,7 +272,8 @@ pub fn check_answers(obf: &Obf, score: i32, mv: Option<Move>, wld: bool) -> Opti
                 .and_then(listed)
                 .is_none_or(|s| s.signum() == best.signum())
     } else {
-        score == best && mv.and_then(listed) == Some(best)
+        // A known score without moves (WTHOR) checks the score alone.
+        score == best && (obf.answers.is_empty() || mv.and_then(listed) == Some(best))
     })
 }
 

@@ -36,6 +36,23 @@ impl Clock {
     }
 }
 
+/// The games of a GGF file, each with the line it starts on: a game runs from `(;` to the
+/// next `;)`, and several may share a line (as in GGS archives). Text outside games is
+/// ignored; an unclosed last game runs to the end (and fails to parse if cut short).
+pub fn split_games(text: &str) -> Vec<(usize, &str)> {
+    let mut games = Vec::new();
+    let mut at = 0;
+    while let Some(open) = text[at..].find("(;").map(|i| at + i) {
+        let end = text[open + 2..]
+            .find(";)")
+            .map_or(text.len(), |i| open + 2 + i + 2);
+        let line = 1 + text[..open].matches('\n').count();
+        games.push((line, &text[open..end]));
+        at = end;
+    }
+    games
+}
+
 /// The game a GGF text describes: its start position and moves, replayed by the rules.
 pub fn parse(text: &str) -> Result<Game, String> {
     parse_with_clock(text).map(|(game, _)| game)
@@ -205,5 +222,18 @@ mod tests {
         assert!(parse(&format!("(;{START}B[F5"))
             .unwrap_err()
             .contains("not closed"));
+    }
+
+    #[test]
+    fn games_of_a_file_are_split_with_their_lines() {
+        let text =
+            "% archive\n(;GM[Othello]BO[8 x]B[f5];) (;GM[Othello]\nB[d3];)\n\n(;GM[Othello];)";
+        let games = split_games(text);
+        let lines: Vec<usize> = games.iter().map(|(line, _)| *line).collect();
+        assert_eq!(lines, [2, 2, 5]);
+        assert_eq!(games[1].1, "(;GM[Othello]\nB[d3];)");
+        assert!(games
+            .iter()
+            .all(|(_, g)| g.starts_with("(;") && g.ends_with(";)")));
     }
 }

@@ -5,6 +5,7 @@ use crate::error::{ParseError, ParseErrorKind};
 use crate::game::Game;
 use crate::obf::{self, Obf};
 use crate::position::Position;
+use std::path::Path;
 
 /// Reads `text` (named `source` in errors) as an OBF line when its first word has 64
 /// characters, otherwise as a move list from the start position. An OBF position that
@@ -87,9 +88,106 @@ pub fn check_possible(source: &str, line: usize, obf: &Obf) -> Result<(), ParseE
     }
 }
 
-/// Reads an OBF file and checks every position in it.
-pub fn read_obf_file(path: &std::path::Path) -> Result<Vec<(usize, Obf)>, ParseError> {
-    let positions = obf::read_file(path)?;
+/// A file of games, told by its extension: WTHOR (`.wtb`) or GGF (`.ggf`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameFile {
+    Wthor,
+    Ggf,
+}
+
+impl GameFile {
+    /// The kind of game file `path` names, if any.
+    pub fn of(path: &Path) -> Option<GameFile> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "wtb" => Some(GameFile::Wthor),
+            "ggf" => Some(GameFile::Ggf),
+            _ => None,
+        }
+    }
+}
+
+/// The positions of a file: an OBF file as [`obf::read_file`] reads it (with line numbers,
+/// unreachable positions included, as retro asks about them), or a file of games
+/// ([`GameFile`]) of which each game gives its first position with `empties` empty squares
+/// (with the game's number; games that end sooner give none).
+/// For WTHOR, `empties` defaults to the header's depth of the theoretical scores, and at
+/// that depth each position carries its game's theoretical score as its known score,
+/// which the solvers check as they check OBF answers (Edax's `-wtest`).
+pub fn read_positions(path: &Path, empties: Option<u32>) -> Result<Vec<(usize, Obf)>, ParseError> {
+    let source = path.display().to_string();
+    let fail = |message: String| ParseError::new(&source, 0, 0, ParseErrorKind::Io(message));
+    let Some(kind) = GameFile::of(path) else {
+        if empties.is_some() {
+            return Err(fail("--empties is for files of games (.wtb, .ggf)".into()));
+        }
+        return obf::read_file(path);
+    };
+    let bytes = obf::read_bytes(path)?;
+    let (games, empties, depth) = match kind {
+        GameFile::Wthor => {
+            let (header, records) = crate::wthor::parse(&source, &bytes)?;
+            let depth = (header.depth > 0).then_some(header.depth as u32);
+            let empties = empties.or(depth).ok_or_else(|| {
+                fail("the header gives no depth for theoretical scores: give --empties".into())
+            })?;
+            let games = records
+                .into_iter()
+                .map(|r| (r.game, Some(r.theoretical_black_discs)))
+                .collect::<Vec<_>>();
+            (games, empties, depth)
+        }
+        GameFile::Ggf => {
+            let empties = empties.ok_or_else(|| fail("give --empties for a GGF file".into()))?;
+            let text = std::str::from_utf8(&bytes).map_err(|_| fail("not UTF-8 text".into()))?;
+            let games = crate::ggf::split_games(text)
+                .into_iter()
+                .map(|(line, game)| {
+                    crate::ggf::parse(game)
+                        .map(|game| (game, None))
+                        .map_err(|e| ParseError::new(&source, line, 0, ParseErrorKind::Io(e)))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            (games, empties, None)
+        }
+    };
+    if games.is_empty() {
+        return Err(fail("no games".into()));
+    }
+    if empties > 60 {
+        return Err(fail(format!("--empties {empties}: at most 60")));
+    }
+    let positions: Vec<(usize, Obf)> = games
+        .into_iter()
+        .enumerate()
+        .filter_map(|(index, (game, known))| {
+            let position = *game
+                .positions
+                .iter()
+                .find(|p| p.board.empties().count_ones() == empties)?;
+            let known = known.filter(|_| depth == Some(empties));
+            let obf = Obf {
+                known_score: known.map(|black| crate::wthor::disc_difference(black, position.side)),
+                ..Obf::new(position)
+            };
+            Some((index + 1, obf))
+        })
+        .collect();
+    if positions.is_empty() {
+        return Err(fail(format!(
+            "no game has a position with {empties} empties"
+        )));
+    }
+    Ok(positions)
+}
+
+/// [`read_positions`] for the solvers: a position of an OBF file that fails the cheap
+/// reachability checks is an error naming its line. (Positions of games are reachable.)
+pub fn read_possible_positions(
+    path: &Path,
+    empties: Option<u32>,
+) -> Result<Vec<(usize, Obf)>, ParseError> {
+    let positions = read_positions(path, empties)?;
     let source = path.display().to_string();
     for (line, obf) in &positions {
         check_possible(&source, *line, obf)?;

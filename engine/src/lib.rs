@@ -20,6 +20,7 @@ pub mod reference;
 pub mod search;
 pub mod square;
 pub mod wordops;
+pub mod wthor;
 
 pub use bitboard::Bitboard;
 pub use board::Board;

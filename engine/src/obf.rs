@@ -23,6 +23,9 @@ pub struct Answer {
 pub struct Obf {
     pub position: Position,
     pub answers: Vec<Answer>,
+    /// An exact score known without its move (a WTHOR database's theoretical score); OBF
+    /// text does not carry it.
+    pub known_score: Option<i32>,
 }
 
 impl Obf {
@@ -30,12 +33,17 @@ impl Obf {
         Obf {
             position,
             answers: Vec::new(),
+            known_score: None,
         }
     }
 
-    /// The best score among the answers, if any.
+    /// The best score among the answers, or the known score, if any.
     pub fn best_score(&self) -> Option<i32> {
-        self.answers.iter().map(|a| a.score).max()
+        self.answers
+            .iter()
+            .map(|a| a.score)
+            .max()
+            .or(self.known_score)
     }
 
     /// Parses one line (a `%` comment is allowed at its end). Errors carry byte offsets.
@@ -98,6 +106,7 @@ impl Obf {
         Ok(Obf {
             position: Position::from_colors(black, white, side),
             answers,
+            known_score: None,
         })
     }
 }
@@ -170,16 +179,24 @@ pub fn parse_text(source: &str, text: &str) -> Result<Vec<(usize, Obf)>, ParseEr
     Ok(positions)
 }
 
-/// Reads and parses an OBF file (`-`: standard input).
-pub fn read_file(path: &Path) -> Result<Vec<(usize, Obf)>, ParseError> {
-    let source = path.display().to_string();
-    let bytes = if path == Path::new("-") {
+/// The bytes of the file at `path`, or of standard input for `-`.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, ParseError> {
+    if path == Path::new("-") {
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).map(|_| bytes)
     } else {
         std::fs::read(path)
     }
-    .map_err(|e| ParseError::new(&source, 0, 0, ParseErrorKind::Io(e.to_string())))?;
+    .map_err(|e| {
+        let source = path.display().to_string();
+        ParseError::new(&source, 0, 0, ParseErrorKind::Io(e.to_string()))
+    })
+}
+
+/// Reads and parses an OBF file (`-`: standard input).
+pub fn read_file(path: &Path) -> Result<Vec<(usize, Obf)>, ParseError> {
+    let source = path.display().to_string();
+    let bytes = read_bytes(path)?;
     let text = std::str::from_utf8(&bytes).map_err(|e| {
         let line = 1 + bytes[..e.valid_up_to()]
             .iter()

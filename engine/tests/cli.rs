@@ -805,3 +805,141 @@ fn perft_shards_merge_into_the_whole_count() {
     std::fs::write(path("other.jsonl"), &other.stdout).unwrap();
     fails(&[&p1, &p2, &path("other.jsonl")], "of another count");
 }
+
+/// A WTHOR database of random games whose theoretical scores (black's discs with perfect
+/// play from 10 empties, by naive minimax) are written in: `engine solve` checks them as
+/// Edax's `-wtest` does, a wrong one is a mismatch (exit 1), and `--empties` takes other
+/// positions of the same games. GGF files of the same games give the same positions.
+#[test]
+fn solve_and_show_read_wthor_and_ggf_games() {
+    use engine::{wthor, Color, Game, Move};
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(32);
+    let games: Vec<Game> = (0..30)
+        .map(|_| Game::random(&mut rng, 60))
+        .filter(|g| {
+            g.positions
+                .iter()
+                .any(|p| p.board.empties().count_ones() == 10)
+        })
+        .take(6)
+        .collect();
+    assert_eq!(games.len(), 6);
+    let records: Vec<wthor::Record> = games
+        .iter()
+        .map(|game| {
+            let at_10 = game
+                .positions
+                .iter()
+                .find(|p| p.board.empties().count_ones() == 10)
+                .unwrap();
+            let score = engine::reference::minimax(&at_10.board, -65, 65);
+            let black = if at_10.side == Color::Black {
+                score
+            } else {
+                -score
+            };
+            wthor::Record {
+                tournament: 1,
+                black_player: 2,
+                white_player: 3,
+                black_discs: 32,
+                theoretical_black_discs: ((black + 64) / 2) as u8,
+                game: game.clone(),
+            }
+        })
+        .collect();
+    let header = wthor::Header {
+        created: [20, 26, 11, 24],
+        year: 2026,
+        depth: 10,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("random.wtb");
+    std::fs::write(&db, wthor::write(&header, &records)).unwrap();
+    let db = db.to_str().unwrap();
+
+    let output = engine(&["solve", db, "--hash-mb", "16", "--json"]);
+    assert!(output.status.success(), "{output:?}");
+    let rows: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 7, "six positions and the summary");
+    assert!(rows[..6]
+        .iter()
+        .all(|r| r["empties"] == 10 && r["expected_ok"] == true));
+
+    let mut wrong = records.clone();
+    wrong[3].theoretical_black_discs ^= 2;
+    std::fs::write(dir.path().join("wrong.wtb"), wthor::write(&header, &wrong)).unwrap();
+    let wrong = dir.path().join("wrong.wtb");
+    let output = engine(&["solve", wrong.to_str().unwrap(), "--hash-mb", "16"]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert_eq!(stdout(&output).matches("MISMATCH").count(), 1);
+
+    // Other depths have no known score to check; the games that end sooner give none.
+    let output = engine(&["solve", db, "--empties", "12", "--json"]);
+    assert!(output.status.success(), "{output:?}");
+    let rows = stdout(&output);
+    assert_eq!(rows.matches("\"empties\":12").count(), 6, "{rows}");
+    assert!(!rows.contains("\"expected_ok\":true"), "{rows}");
+    let output = engine(&["show", db, "--empties", "20"]);
+    assert!(output.status.success(), "{output:?}");
+    assert!(stdout(&output).contains("random.wtb game 6"));
+    let output = engine(&["show", db]);
+    assert!(stdout(&output).contains("theoretical score: "));
+
+    // The same games as GGF, passes left out as GGS writes them, two on one line.
+    let mut text = String::from("% six random games\n");
+    for (i, game) in games.iter().enumerate() {
+        text.push_str("(;GM[Othello]PC[test]TY[8]BO[8 ");
+        text.push_str(&"-".repeat(27));
+        text.push_str("O*------*O");
+        text.push_str(&"-".repeat(27));
+        text.push_str(" *]");
+        for (mv, before) in game.moves.iter().zip(&game.positions) {
+            if let Move::Play(sq) = mv {
+                let colour = if before.side == Color::Black {
+                    "B"
+                } else {
+                    "W"
+                };
+                text.push_str(&format!("{colour}[{}]", sq.to_string().to_uppercase()));
+            }
+        }
+        text.push_str(if i % 2 == 0 { ";) " } else { ";)\n" });
+    }
+    let ggf = dir.path().join("random.ggf");
+    std::fs::write(&ggf, text).unwrap();
+    let ggf = ggf.to_str().unwrap();
+    let from_ggf = engine(&["show", ggf, "--empties", "20"]);
+    let from_wthor = engine(&["show", db, "--empties", "20"]);
+    assert_eq!(
+        stdout(&from_ggf).replace("random.ggf", "random.wtb"),
+        stdout(&from_wthor)
+    );
+
+    // Errors: one line, exit 2.
+    let bad = dir.path().join("cut.wtb");
+    std::fs::write(&bad, &wthor::write(&header, &records)[..200]).unwrap();
+    for (args, message) in [
+        (vec!["solve", ggf], "give --empties for a GGF file"),
+        (
+            vec!["solve", bad.to_str().unwrap()],
+            "but the header announces 6 games",
+        ),
+        (vec!["solve", db, "--empties", "61"], "61 is not in 0..=60"),
+    ] {
+        let output = engine(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let error = String::from_utf8_lossy(&output.stderr);
+        assert!(error.contains(message), "{args:?}: {error}");
+    }
+    let obf = problems("fforum-1-19.obf");
+    let output = engine(&["solve", &obf, "--empties", "10"]);
+    assert_eq!(output.status.code(), Some(2));
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(error.lines().count(), 1, "{error}");
+    assert!(error.contains("--empties is for files of games"), "{error}");
+}

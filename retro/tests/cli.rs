@@ -499,3 +499,50 @@ fn unsat_without_a_checked_proof_is_not_taken_under_proof() {
         assert_eq!(row["proofs"], serde_json::json!([]));
     }
 }
+
+/// `retro check` takes the positions of a WTHOR database's games at `--empties`: all
+/// reachable, each with a witness game the core replays to it.
+#[test]
+fn check_reads_wthor_games() {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(30);
+    let records: Vec<engine::wthor::Record> = (0..3)
+        .map(|_| engine::wthor::Record {
+            tournament: 0,
+            black_player: 0,
+            white_player: 0,
+            black_discs: 0,
+            theoretical_black_discs: 0,
+            game: engine::Game::random(&mut rng, 20),
+        })
+        .collect();
+    let header = engine::wthor::Header {
+        created: [0; 4],
+        year: 0,
+        depth: 0,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.wtb");
+    std::fs::write(&db, engine::wthor::write(&header, &records)).unwrap();
+    let output = retro(&["check", db.to_str().unwrap(), "--empties", "48", "--json"]);
+    assert!(output.status.success(), "{output:?}");
+    let rows = json_lines(&output);
+    let answers: Vec<&serde_json::Value> =
+        rows.iter().filter(|r| r.get("index").is_some()).collect();
+    assert_eq!(answers.len(), 3);
+    for (row, record) in answers.iter().zip(&records) {
+        assert_eq!(row["reachable"], true, "{row}");
+        let witness = row["witness"].as_str().unwrap();
+        let reached = engine::Game::replay(engine::Position::START, witness).unwrap();
+        let at_48 = record
+            .game
+            .positions
+            .iter()
+            .find(|p| p.board.empties().count_ones() == 48);
+        assert_eq!(Some(reached.last()), at_48);
+    }
+    // Without --empties, a database without a depth says what to give.
+    let output = retro(&["check", db.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("give --empties"));
+}

@@ -18,7 +18,7 @@ fn check_ffo_file(name: &str, lines: std::ops::Range<usize>) {
         leaf_table_mb: 32,
         ..Options::default()
     });
-    for (line, obf) in input::read_obf_file(&problem_file(name)).unwrap() {
+    for (line, obf) in input::read_possible_positions(&problem_file(name), None).unwrap() {
         if !lines.contains(&line) {
             continue;
         }

@@ -17,7 +17,11 @@ proptest! {
         let position = positions[ply.min(positions.len() - 1)];
         let moves: Vec<Move> = position.board.legal_moves().map(Move::Play).chain([Move::Pass]).collect();
         let answers = scores.iter().zip(&moves).map(|(&score, &mv)| Answer { mv, score }).collect();
-        let obf = Obf { position, answers };
+        let obf = Obf {
+            position,
+            answers,
+            known_score: None,
+        };
         let text = obf.to_string();
         let parsed: Obf = text.parse().unwrap();
         prop_assert_eq!(&parsed, &obf);

@@ -46,7 +46,7 @@ fn on_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
 fn check_ffo_file(name: &str) {
     let solver = Solver::new(64);
     let stop = AtomicBool::new(false);
-    for (line, obf) in input::read_obf_file(&problem_file(name)).unwrap() {
+    for (line, obf) in input::read_possible_positions(&problem_file(name), None).unwrap() {
         let board = obf.position.board;
         let best = obf.best_score().unwrap();
         let solution = solver.solve(&board, -65, 65, &stop).unwrap();
@@ -92,7 +92,9 @@ impl Evaluation for Contrarian {
 fn answers_do_not_depend_on_the_evaluation() {
     let solver = Solver::new(16).with_eval(Arc::new(Contrarian));
     let stop = AtomicBool::new(false);
-    for (line, obf) in input::read_obf_file(&problem_file("fforum-1-19.obf")).unwrap() {
+    for (line, obf) in
+        input::read_possible_positions(&problem_file("fforum-1-19.obf"), None).unwrap()
+    {
         let solution = solver.solve(&obf.position.board, -65, 65, &stop).unwrap();
         assert_eq!(Some(solution.score), obf.best_score(), "line {line}");
     }

@@ -9,19 +9,31 @@ use engine::cli::Failure;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// An OBF line ("<64 squares> X"), a move list from the start ("f5d6c3"), or an OBF
-    /// file: what parses as a position is one; anything else names a file.
+    /// An OBF line ("<64 squares> X"), a move list from the start ("f5d6c3"), or a file
+    /// (OBF, or games: WTHOR .wtb, GGF .ggf): what parses as a position is one; anything
+    /// else names a file.
     #[arg(allow_hyphen_values = true)]
     position: String,
+    /// For a file of games: each game's position with this many empty squares (default
+    /// for WTHOR: the depth of its theoretical scores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=60))]
+    empties: Option<u32>,
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let (obf, game) = match input::position_or_file("position", &args.position)? {
         PositionOrFile::Position(obf, game) => (obf, game),
         PositionOrFile::File(path) => {
-            for (line, obf) in input::read_obf_file(&path)? {
-                writeln!(out, "{}:{line}", path.display())?;
+            let games = input::GameFile::of(&path).is_some();
+            for (number, obf) in input::read_possible_positions(&path, args.empties)? {
+                match games {
+                    true => writeln!(out, "{} game {number}", path.display())?,
+                    false => writeln!(out, "{}:{number}", path.display())?,
+                }
                 show(&obf, out)?;
+                if let Some(score) = obf.known_score {
+                    writeln!(out, "theoretical score: {score:+} for the side to move")?;
+                }
                 writeln!(out)?;
             }
             return Ok(());

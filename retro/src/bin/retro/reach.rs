@@ -4,7 +4,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
 use engine::cli::{self, Failure};
-use engine::{input, obf, Color, Position};
+use engine::{input, Color, Position};
 use rayon::prelude::*;
 use retro::{decide, Decision, Frontier, Method, Options, SatSolver};
 
@@ -86,9 +86,13 @@ pub struct ReachArgs {
 
 #[derive(clap::Args)]
 pub struct CheckArgs {
-    /// OBF file (`-`: standard input), or CSV of hexadecimal bitboards
-    /// `player,opponent` (a name ending in .csv).
+    /// OBF file (`-`: standard input), CSV of hexadecimal bitboards `player,opponent` (a
+    /// name ending in .csv), or a file of games (WTHOR .wtb, GGF .ggf: see --empties).
     file: PathBuf,
+    /// For a file of games: each game's position with this many empty squares (default
+    /// for WTHOR: the depth given in its header).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=60))]
+    empties: Option<u32>,
     /// Take only positions I, I+N, I+2N... (1-based), for clusters.
     #[arg(long, value_name = "I/N", value_parser = cli::parse_shard)]
     shard: Option<(usize, usize)>,
@@ -326,7 +330,7 @@ fn read_check_file(args: &CheckArgs) -> Result<Vec<(usize, Vec<Position>)>, Fail
             })
             .collect()
     } else {
-        obf::read_file(&args.file)?
+        input::read_positions(&args.file, args.empties)?
             .into_iter()
             .map(|(_, obf)| vec![obf.position])
             .collect()
