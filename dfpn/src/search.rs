@@ -17,7 +17,7 @@
 //!   (mobility alone, or 1/1, to compare);
 //! - a table of bounded memory with garbage collection (see [`crate::table`]).
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use arrayvec::ArrayVec;
 use std::sync::Arc;
@@ -74,6 +74,8 @@ pub struct Options {
     /// with the engine's selective alpha-beta search and ask the thresholds around it
     /// first (the guess orders the questions, it never answers one); 61: never.
     pub guess_empties: u32,
+    /// Threads searching the proof-number tree together over the shared table.
+    pub threads: usize,
 }
 
 impl Default for Options {
@@ -86,6 +88,7 @@ impl Default for Options {
             table_mb: 192,
             leaf_table_mb: 64,
             guess_empties: engine::search::root::SELECTIVE_MIN,
+            threads: 1,
         }
     }
 }
@@ -116,6 +119,8 @@ struct Child {
     dn: u32,
     lower: i32,
     upper: i32,
+    /// Threads searching below it now.
+    busy: u8,
 }
 
 /// The proof and disproof numbers of a node for threshold `t`, if its bounds decide it.
@@ -147,14 +152,19 @@ pub fn children(board: &Board) -> ArrayVec<(Move, Board), 32> {
 }
 
 pub struct Prover {
+    shared: Shared,
+    stats: Stats,
+    /// Called every [`PROGRESS_INTERVAL`] expansions with the counters so far.
+    progress: Option<ProgressReport>,
+}
+
+/// What the threads of a search share.
+struct Shared {
     table: Table,
     solver: Solver,
     options: Options,
     /// Scales the initial numbers ([`Initial::Evaluation`]) and orders the leaf searches.
     eval: Arc<dyn Evaluation>,
-    stats: Stats,
-    /// Called every [`PROGRESS_INTERVAL`] expansions with the counters so far.
-    progress: Option<ProgressReport>,
 }
 
 /// What [`Prover::on_progress`] calls.
@@ -166,10 +176,12 @@ pub const PROGRESS_INTERVAL: u64 = 1 << 16;
 impl Prover {
     pub fn new(options: Options) -> Prover {
         Prover {
-            table: Table::new(options.table_mb),
-            solver: Solver::new(options.leaf_table_mb).selective_from(options.guess_empties),
-            eval: PatternEval::embedded(),
-            options,
+            shared: Shared {
+                table: Table::new(options.table_mb),
+                solver: Solver::new(options.leaf_table_mb).selective_from(options.guess_empties),
+                eval: PatternEval::embedded(),
+                options,
+            },
             stats: Stats::default(),
             progress: None,
         }
@@ -178,13 +190,13 @@ impl Prover {
     /// Uses `eval` (for the initial numbers and the leaf searches' ordering) instead of
     /// the trained evaluation.
     pub fn with_eval(mut self, eval: Arc<dyn Evaluation>) -> Prover {
-        self.solver = self.solver.with_eval(eval.clone());
-        self.eval = eval;
+        self.shared.solver = self.shared.solver.with_eval(eval.clone());
+        self.shared.eval = eval;
         self
     }
 
     pub fn options(&self) -> &Options {
-        &self.options
+        &self.shared.options
     }
 
     /// Reports the counters to `report` now and then during long searches.
@@ -197,16 +209,13 @@ impl Prover {
     }
 
     pub fn table_stats(&self) -> TableStats {
-        self.table.stats()
+        self.shared.table.stats()
     }
 
     /// Bounds proved so far on the exact score of `board`: from the table, else from
     /// stable discs.
     pub fn bounds(&self, board: &Board) -> (i32, i32) {
-        match self.table.get(board) {
-            Some(e) => (e.lower as i32, e.upper as i32),
-            None => stability_bounds(board),
-        }
+        self.shared.bounds(board)
     }
 
     /// The selective search's guess at the score of `board` in the window (`alpha`,
@@ -218,7 +227,10 @@ impl Prover {
         beta: i32,
         stop: &AtomicBool,
     ) -> Option<Option<i32>> {
-        let (guess, nodes) = self.solver.selective_guess(board, alpha, beta, stop)?;
+        let (guess, nodes) = self
+            .shared
+            .solver
+            .selective_guess(board, alpha, beta, stop)?;
         self.stats.leaf_nodes += nodes;
         Some(guess)
     }
@@ -237,37 +249,164 @@ impl Prover {
             }
             // The root runs until its bounds decide (or the search is stopped), unless its
             // numbers saturate: then alpha-beta settles the question.
-            let root = self.mid(board, t, LARGEST, LARGEST, stop);
+            let root = self.search_root(board, t, stop);
             if decided(root.lower, root.upper, t).is_none() && !stop.load(Relaxed) {
-                let (bound, nodes) = self.solver.null_window(board, t - 1, stop)?;
+                let (bound, nodes) = self.shared.solver.null_window(board, t - 1, stop)?;
                 self.stats.leaf_nodes += nodes;
                 return Some(bound >= t);
             }
         }
     }
 
+    /// Searches from the root on [`Options::threads`] threads until one of them returns
+    /// (the root decided, its numbers saturated, or `stop`), then stops the others; what
+    /// that first one returned.
+    fn search_root(&mut self, board: &Board, t: i32, stop: &AtomicBool) -> Child {
+        let threads = self.shared.options.threads.max(1);
+        let finished = AtomicBool::new(false);
+        let published = Published::default();
+        let first: std::sync::Mutex<Option<Child>> = std::sync::Mutex::new(None);
+        let shared = &self.shared;
+        let before = self.stats;
+        let progress = self.progress.as_mut();
+        let run = |worker: &mut Worker| {
+            let root = worker.mid(board, t, LARGEST, LARGEST);
+            if !finished.swap(true, Relaxed) {
+                *first.lock().expect("not poisoned") = Some(root);
+            }
+            worker.publish();
+        };
+        let stats = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut worker = Worker::new(shared, &finished, stop, &published, threads);
+                        run(&mut worker);
+                        worker.stats
+                    })
+                })
+                .collect();
+            let mut worker = Worker::new(shared, &finished, stop, &published, threads);
+            worker.progress = progress.map(|report| (report, before));
+            run(&mut worker);
+            let mut stats = worker.stats;
+            for helper in helpers {
+                let helped = helper.join().expect("a df-pn thread panicked");
+                stats.dfpn_nodes += helped.dfpn_nodes;
+                stats.leaves += helped.leaves;
+                stats.leaf_nodes += helped.leaf_nodes;
+            }
+            stats
+        });
+        self.stats.dfpn_nodes += stats.dfpn_nodes;
+        self.stats.leaves += stats.leaves;
+        self.stats.leaf_nodes += stats.leaf_nodes;
+        first
+            .into_inner()
+            .expect("not poisoned")
+            .expect("a thread returned")
+    }
+}
+
+impl Shared {
+    fn bounds(&self, board: &Board) -> (i32, i32) {
+        match self.table.get(board) {
+            Some(e) => (e.lower as i32, e.upper as i32),
+            None => stability_bounds(board),
+        }
+    }
+}
+
+/// The counters of all threads, each adding its own every [`PROGRESS_INTERVAL`] nodes.
+#[derive(Default)]
+struct Published {
+    dfpn_nodes: AtomicU64,
+    leaves: AtomicU64,
+    leaf_nodes: AtomicU64,
+}
+
+/// One thread's part of a search.
+struct Worker<'a> {
+    shared: &'a Shared,
+    stats: Stats,
+    /// Counted into [`Published`] so far.
+    published_stats: Stats,
+    published: &'a Published,
+    /// Raised when a thread's root search returned: the others stop.
+    finished: &'a AtomicBool,
+    stop: &'a AtomicBool,
+    /// Other threads share the table: children are read again before each choice, and
+    /// a child another thread searches is left to it while a sibling is worth searching.
+    parallel: bool,
+    /// The report, with the counters before this search (one thread reports).
+    progress: Option<(&'a mut ProgressReport, Stats)>,
+}
+
+impl<'a> Worker<'a> {
+    fn new(
+        shared: &'a Shared,
+        finished: &'a AtomicBool,
+        stop: &'a AtomicBool,
+        published: &'a Published,
+        threads: usize,
+    ) -> Worker<'a> {
+        Worker {
+            shared,
+            stats: Stats::default(),
+            published_stats: Stats::default(),
+            published,
+            finished,
+            stop,
+            parallel: threads > 1,
+            progress: None,
+        }
+    }
+
+    fn halted(&self) -> bool {
+        self.stop.load(Relaxed) || self.finished.load(Relaxed)
+    }
+
+    /// Adds this thread's counters since the last time to [`Published`].
+    fn publish(&mut self) {
+        let (now, then) = (self.stats, self.published_stats);
+        self.published
+            .dfpn_nodes
+            .fetch_add(now.dfpn_nodes - then.dfpn_nodes, Relaxed);
+        self.published
+            .leaves
+            .fetch_add(now.leaves - then.leaves, Relaxed);
+        self.published
+            .leaf_nodes
+            .fetch_add(now.leaf_nodes - then.leaf_nodes, Relaxed);
+        self.published_stats = now;
+    }
+
     /// Expands `board` for threshold `t` until its proof number reaches `pn_limit`, its
     /// disproof number `dn_limit`, or it is solved; stores and returns what it learnt.
-    fn mid(
-        &mut self,
-        board: &Board,
-        t: i32,
-        pn_limit: u32,
-        dn_limit: u32,
-        stop: &AtomicBool,
-    ) -> Child {
+    fn mid(&mut self, board: &Board, t: i32, pn_limit: u32, dn_limit: u32) -> Child {
         let work_before = self.stats.nodes();
         self.stats.dfpn_nodes += 1;
         if self.stats.dfpn_nodes % PROGRESS_INTERVAL == 0 {
-            if let Some(report) = &mut self.progress {
-                report(&self.stats);
+            self.publish();
+            if let Some((report, before)) = &mut self.progress {
+                let all = Stats {
+                    dfpn_nodes: before.dfpn_nodes + self.published.dfpn_nodes.load(Relaxed),
+                    leaves: before.leaves + self.published.leaves.load(Relaxed),
+                    leaf_nodes: before.leaf_nodes + self.published.leaf_nodes.load(Relaxed),
+                };
+                report(&all);
             }
         }
-        let (mut lower, mut upper) = self.bounds(board);
+        if self.parallel {
+            self.shared.table.enter(board);
+        }
+        let (mut lower, mut upper) = self.shared.bounds(board);
         let mut numbers = (1, 1);
         if decided(lower, upper, t).is_none() {
-            if board.empty_count() <= self.options.leaf_empties {
-                if let Some((bound, nodes)) = self.solver.null_window(board, t - 1, stop) {
+            if board.empty_count() <= self.shared.options.leaf_empties {
+                if let Some((bound, nodes)) =
+                    self.shared.solver.null_window(board, t - 1, self.stop)
+                {
                     self.stats.leaves += 1;
                     self.stats.leaf_nodes += nodes;
                     if bound >= t {
@@ -286,24 +425,32 @@ impl Prover {
                     (lower, upper) = (score, score);
                 }
                 while !kids.is_empty() {
+                    if self.parallel {
+                        // What the other threads learnt since.
+                        for kid in kids.iter_mut() {
+                            self.refresh(kid, 2 - t);
+                        }
+                        let (l, u) = self.shared.bounds(board);
+                        (lower, upper) = (lower.max(l), upper.min(u));
+                    }
                     // Negamax over the children's bounds.
                     lower = lower.max(kids.iter().map(|c| -c.upper).max().expect("children"));
                     upper = upper.min(kids.iter().map(|c| -c.lower).max().expect("children"));
                     if decided(lower, upper, t).is_some() {
                         break;
                     }
-                    numbers = self.aggregate(&kids);
-                    if numbers.0 >= pn_limit || numbers.1 >= dn_limit || stop.load(Relaxed) {
+                    numbers = aggregate(self.shared.options.aggregation, &kids);
+                    if numbers.0 >= pn_limit || numbers.1 >= dn_limit || self.halted() {
                         break;
                     }
-                    let (best, second) = best_two(&kids);
+                    let (best, second) = best_two(&kids, pn_limit);
                     let c = kids[best];
                     let child_pn_limit = if dn_limit == LARGEST {
                         LARGEST
                     } else {
                         (dn_limit - numbers.1).saturating_add(c.pn).min(LARGEST)
                     };
-                    let widened = ((second as f64) * (1.0 + self.options.epsilon)).ceil();
+                    let widened = ((second as f64) * (1.0 + self.shared.options.epsilon)).ceil();
                     let child_dn_limit = pn_limit.min(
                         second
                             .saturating_add(1)
@@ -311,15 +458,18 @@ impl Prover {
                     );
                     kids[best] = Child {
                         mv: c.mv,
-                        ..self.mid(&c.board, 2 - t, child_pn_limit, child_dn_limit, stop)
+                        ..self.mid(&c.board, 2 - t, child_pn_limit, child_dn_limit)
                     };
                 }
             }
         }
         let numbers = decided(lower, upper, t).unwrap_or(numbers);
         let work = self.stats.nodes() - work_before;
-        self.table
-            .store(board, lower, upper, (numbers.0, numbers.1, t), work);
+        let table = &self.shared.table;
+        table.store(board, lower, upper, (numbers.0, numbers.1, t), work);
+        if self.parallel {
+            table.leave(board);
+        }
         Child {
             mv: Move::Pass,
             board: *board,
@@ -327,20 +477,22 @@ impl Prover {
             dn: numbers.1,
             lower,
             upper,
+            busy: 0,
         }
     }
 
     /// What is known of a child for threshold `t` before searching it.
     fn child(&self, mv: Move, board: Board, t: i32) -> Child {
-        let (lower, upper, stored) = match self.table.get(&board) {
+        let (lower, upper, stored, busy) = match self.shared.table.get(&board) {
             Some(e) => (
                 e.lower as i32,
                 e.upper as i32,
                 (e.threshold as i32 == t).then_some((e.pn, e.dn)),
+                e.busy,
             ),
             None => {
                 let (lower, upper) = stability_bounds(&board);
-                (lower, upper, None)
+                (lower, upper, None, 0)
             }
         };
         let (pn, dn) = decided(lower, upper, t)
@@ -353,33 +505,50 @@ impl Prover {
             dn,
             lower,
             upper,
+            busy,
+        }
+    }
+
+    /// `kid` updated from the table, where other threads may have searched it.
+    fn refresh(&self, kid: &mut Child, t: i32) {
+        let Some(e) = self.shared.table.get(&kid.board) else {
+            kid.busy = 0;
+            return;
+        };
+        kid.lower = kid.lower.max(e.lower as i32);
+        kid.upper = kid.upper.min(e.upper as i32);
+        kid.busy = e.busy;
+        if let Some((pn, dn)) = decided(kid.lower, kid.upper, t) {
+            (kid.pn, kid.dn) = (pn, dn);
+        } else if e.threshold as i32 == t {
+            (kid.pn, kid.dn) = (e.pn, e.dn);
         }
     }
 
     fn initial_numbers(&self, board: &Board, t: i32) -> (u32, u32) {
-        match self.options.initial {
+        match self.shared.options.initial {
             Initial::Unit => (1, 1),
             Initial::Mobility => (1, board.mobility().max(1)),
             Initial::Evaluation => {
-                evaluation_numbers(self.eval.evaluate(board) / 100, t, board.mobility())
+                evaluation_numbers(self.shared.eval.evaluate(board) / 100, t, board.mobility())
             }
         }
     }
+}
 
-    /// The proof and disproof numbers of a node from its unsolved-or-not children.
-    fn aggregate(&self, kids: &[Child]) -> (u32, u32) {
-        let pn = kids.iter().map(|c| c.dn).min().expect("children");
-        let open = kids.iter().filter(|c| c.pn != 0);
-        let dn = match self.options.aggregation {
-            Aggregation::Weak => open
-                .clone()
-                .map(|c| c.pn)
-                .max()
-                .map_or(0, |max| max.saturating_add(open.count() as u32 - 1)),
-            Aggregation::Sum => open.fold(0u32, |sum, c| sum.saturating_add(c.pn)),
-        };
-        (pn.min(LARGEST), dn.min(LARGEST))
-    }
+/// The proof and disproof numbers of a node from its unsolved-or-not children.
+fn aggregate(aggregation: Aggregation, kids: &[Child]) -> (u32, u32) {
+    let pn = kids.iter().map(|c| c.dn).min().expect("children");
+    let open = kids.iter().filter(|c| c.pn != 0);
+    let dn = match aggregation {
+        Aggregation::Weak => open
+            .clone()
+            .map(|c| c.pn)
+            .max()
+            .map_or(0, |max| max.saturating_add(open.count() as u32 - 1)),
+        Aggregation::Sum => open.fold(0u32, |sum, c| sum.saturating_add(c.pn)),
+    };
+    (pn.min(LARGEST), dn.min(LARGEST))
 }
 
 /// [`Initial::Evaluation`]'s numbers for a node the evaluation puts at `value` discs,
@@ -396,17 +565,36 @@ fn evaluation_numbers(value: i32, t: i32, mobility: u32) -> (u32, u32) {
     (weight(margin), mobility.max(1) * weight(-margin))
 }
 
-/// The index of the child with the smallest disproof number (the first on ties) and the
-/// second smallest disproof number.
-fn best_two(kids: &[Child]) -> (usize, u32) {
-    let mut best = 0;
-    let mut second = INFINITE;
-    for (i, c) in kids.iter().enumerate().skip(1) {
-        if c.dn < kids[best].dn {
-            second = kids[best].dn;
-            best = i;
-        } else if c.dn < second {
-            second = c.dn;
+/// The child to search next and the disproof number it must stay within: the child with
+/// the smallest disproof number (the first on ties) and the second smallest. A child that
+/// other threads search is passed over for the best of the others while that one's number
+/// is below `pn_limit` (so searching it can make progress here); the second smallest is
+/// then taken among the others too.
+fn best_two(kids: &[Child], pn_limit: u32) -> (usize, u32) {
+    let best_of = |free_only: bool| {
+        let mut best: Option<usize> = None;
+        let mut second = INFINITE;
+        for (i, c) in kids.iter().enumerate() {
+            if free_only && c.busy > 0 {
+                continue;
+            }
+            match best {
+                None => best = Some(i),
+                Some(b) if c.dn < kids[b].dn => {
+                    second = kids[b].dn;
+                    best = Some(i);
+                }
+                Some(_) => second = second.min(c.dn),
+            }
+        }
+        best.map(|b| (b, second))
+    };
+    let (best, second) = best_of(false).expect("children");
+    if kids[best].busy > 0 {
+        if let Some((free, free_second)) = best_of(true) {
+            if kids[free].dn < pn_limit {
+                return (free, free_second);
+            }
         }
     }
     (best, second)
@@ -462,11 +650,6 @@ mod tests {
 
     #[test]
     fn weak_aggregation_of_solved_children_solves() {
-        let prover = Prover::new(Options {
-            table_mb: 1,
-            leaf_table_mb: 1,
-            ..Options::default()
-        });
         let kid = |pn, dn| Child {
             mv: Move::Pass,
             board: Board::START,
@@ -474,12 +657,37 @@ mod tests {
             dn,
             lower: -64,
             upper: 64,
+            busy: 0,
         };
-        assert_eq!(prover.aggregate(&[kid(0, INFINITE), kid(0, INFINITE)]).1, 0);
+        let weak = Aggregation::Weak;
+        assert_eq!(aggregate(weak, &[kid(0, INFINITE), kid(0, INFINITE)]).1, 0);
         assert_eq!(
-            prover.aggregate(&[kid(3, 2), kid(5, 1), kid(0, INFINITE)]),
+            aggregate(weak, &[kid(3, 2), kid(5, 1), kid(0, INFINITE)]),
             (1, 6)
         );
-        assert_eq!(best_two(&[kid(3, 2), kid(5, 1), kid(1, 4)]), (1, 2));
+        assert_eq!(
+            best_two(&[kid(3, 2), kid(5, 1), kid(1, 4)], LARGEST),
+            (1, 2)
+        );
+    }
+
+    #[test]
+    fn a_child_another_thread_searches_is_left_while_a_sibling_can_progress() {
+        let kid = |dn, busy| Child {
+            mv: Move::Pass,
+            board: Board::START,
+            pn: 1,
+            dn,
+            lower: -64,
+            upper: 64,
+            busy,
+        };
+        let kids = [kid(2, 0), kid(1, 1), kid(4, 0)];
+        // The best is busy: the best of the others, within the others' second best.
+        assert_eq!(best_two(&kids, 10), (0, 4));
+        // Unless the others cannot progress within the limit.
+        assert_eq!(best_two(&kids, 2), (1, 2));
+        // All busy: the best.
+        assert_eq!(best_two(&[kid(2, 1), kid(1, 2)], 10), (1, 2));
     }
 }

@@ -1,11 +1,18 @@
 //! The proof-number table: for each board searched, the bounds proved on its exact score
 //! (kept across thresholds, so a binary search reuses earlier steps) and the proof and
-//! disproof numbers of the latest threshold asked, with the work spent below it.
+//! disproof numbers of the latest threshold asked, with the work spent below it and how
+//! many threads are searching it now.
 //!
 //! Memory is fixed at creation. Buckets hold four entries; a new board takes an empty slot
 //! or the entry of least work. When seven eighths of the slots are used, a garbage
 //! collection drops the cheapest half of the entries (by work), keeping the expensive
 //! subtrees that would cost the most to search again.
+//!
+//! Threads share the table: each bucket has its own lock, held only to copy an entry in or
+//! out, and a collection goes bucket by bucket while the others keep working.
+
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Mutex, MutexGuard};
 
 use engine::Board;
 
@@ -21,9 +28,14 @@ pub struct Entry {
     /// `lower <= score <= upper` for the side to move.
     pub lower: i8,
     pub upper: i8,
-    /// The threshold `pn` and `dn` belong to.
+    /// The threshold `pn` and `dn` belong to ([`NO_THRESHOLD`]: none yet).
     pub threshold: i8,
+    /// Threads searching below this board now (the others then prefer its siblings).
+    pub busy: u8,
 }
+
+/// The threshold of an entry made by [`Table::enter`] before any numbers are known.
+pub const NO_THRESHOLD: i8 = i8::MIN;
 
 impl Entry {
     fn is_empty(&self) -> bool {
@@ -37,12 +49,16 @@ impl Entry {
 
 const WAYS: usize = 4;
 
+type Bucket = [Entry; WAYS];
+
 pub struct Table {
-    buckets: Vec<[Entry; WAYS]>,
+    buckets: Vec<Mutex<Bucket>>,
     mask: usize,
-    used: usize,
-    peak: usize,
-    collections: u32,
+    used: AtomicUsize,
+    peak: AtomicUsize,
+    collections: AtomicU32,
+    /// Held by the thread collecting garbage; the others do not wait for it.
+    collecting: Mutex<()>,
 }
 
 /// What the table has been through.
@@ -57,50 +73,41 @@ pub struct TableStats {
 impl Table {
     /// A table of at most `megabytes` MiB (rounded down to a power of two buckets).
     pub fn new(megabytes: usize) -> Table {
-        let bucket_bytes = std::mem::size_of::<[Entry; WAYS]>();
+        let bucket_bytes = std::mem::size_of::<Mutex<Bucket>>();
         let fitting = ((megabytes.max(1) << 20) / bucket_bytes).max(1);
         let count = 1 << fitting.ilog2();
         Table {
-            buckets: engine::memory::huge_page_vec(count, || [Entry::default(); WAYS]),
+            buckets: engine::memory::huge_page_vec(count, || Mutex::new([Entry::default(); WAYS])),
             mask: count - 1,
-            used: 0,
-            peak: 0,
-            collections: 0,
+            used: AtomicUsize::new(0),
+            peak: AtomicUsize::new(0),
+            collections: AtomicU32::new(0),
+            collecting: Mutex::new(()),
         }
     }
 
-    fn bucket_index(&self, board: &Board) -> usize {
-        board.hash() as usize & self.mask
+    fn bucket(&self, board: &Board) -> MutexGuard<'_, Bucket> {
+        let index = board.hash() as usize & self.mask;
+        // A thread that panicked holding a bucket left whole entries: keep using them.
+        self.buckets[index]
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    pub fn get(&self, board: &Board) -> Option<&Entry> {
-        self.buckets[self.bucket_index(board)]
-            .iter()
-            .find(|e| e.holds(board))
+    pub fn get(&self, board: &Board) -> Option<Entry> {
+        self.bucket(board).iter().find(|e| e.holds(board)).copied()
     }
 
-    /// Records what is known of `board`: bounds are intersected with the stored ones, the
-    /// numbers replace them, `work` is added.
-    pub fn store(
-        &mut self,
-        board: &Board,
-        lower: i32,
-        upper: i32,
-        numbers: (u32, u32, i32),
-        work: u64,
-    ) {
-        if self.used * 8 >= self.capacity() * 7 {
-            self.collect_garbage();
-        }
-        let index = self.bucket_index(board);
-        let bucket = &mut self.buckets[index];
-        let slot = match bucket.iter().position(|e| e.holds(board)) {
+    /// The entry of `board` in its bucket, made (unbounded, without numbers) in an empty
+    /// slot or in place of the entry of least work if there is none.
+    fn slot<'b>(&self, bucket: &'b mut Bucket, board: &Board) -> &'b mut Entry {
+        let i = match bucket.iter().position(|e| e.holds(board)) {
             Some(i) => i,
             None => {
                 let i = match bucket.iter().position(Entry::is_empty) {
                     Some(i) => {
-                        self.used += 1;
-                        self.peak = self.peak.max(self.used);
+                        let used = self.used.fetch_add(1, Relaxed) + 1;
+                        self.peak.fetch_max(used, Relaxed);
                         i
                     }
                     None => (0..WAYS)
@@ -112,12 +119,28 @@ impl Table {
                     opponent: board.opponent,
                     lower: -64,
                     upper: 64,
+                    threshold: NO_THRESHOLD,
                     ..Entry::default()
                 };
                 i
             }
         };
-        let entry = &mut bucket[slot];
+        &mut bucket[i]
+    }
+
+    /// Records what is known of `board`: bounds are intersected with the stored ones, the
+    /// numbers replace them, `work` is added.
+    pub fn store(
+        &self,
+        board: &Board,
+        lower: i32,
+        upper: i32,
+        numbers: (u32, u32, i32),
+        work: u64,
+    ) {
+        self.collect_if_full();
+        let mut bucket = self.bucket(board);
+        let entry = self.slot(&mut bucket, board);
         let (pn, dn, threshold) = numbers;
         entry.lower = entry.lower.max(lower as i8);
         entry.upper = entry.upper.min(upper as i8);
@@ -127,39 +150,72 @@ impl Table {
         entry.work = entry.work.saturating_add(work.min(u32::MAX as u64) as u32);
     }
 
+    /// Counts a thread in below `board` (see [`Entry::busy`]).
+    pub fn enter(&self, board: &Board) {
+        self.collect_if_full();
+        let mut bucket = self.bucket(board);
+        let entry = self.slot(&mut bucket, board);
+        entry.busy = entry.busy.saturating_add(1);
+    }
+
+    /// Counts a thread out of `board`, if its entry is still there.
+    pub fn leave(&self, board: &Board) {
+        if let Some(entry) = self.bucket(board).iter_mut().find(|e| e.holds(board)) {
+            entry.busy = entry.busy.saturating_sub(1);
+        }
+    }
+
     fn capacity(&self) -> usize {
         self.buckets.len() * WAYS
     }
 
-    /// Drops the entries of least work until at most half the used slots remain.
-    fn collect_garbage(&mut self) {
+    fn collect_if_full(&self) {
+        if self.used.load(Relaxed) * 8 >= self.capacity() * 7 {
+            if let Ok(_collecting) = self.collecting.try_lock() {
+                if self.used.load(Relaxed) * 8 >= self.capacity() * 7 {
+                    self.collect_garbage();
+                }
+            }
+        }
+    }
+
+    /// Drops the entries of least work until about half the used slots remain (entries
+    /// that threads are searching below stay).
+    fn collect_garbage(&self) {
         // Entries by the bit length of their work: drop whole classes from the cheapest up.
         let mut classes = [0usize; 33];
         let class = |e: &Entry| (32 - e.work.leading_zeros()) as usize;
-        for e in self.buckets.iter().flatten().filter(|e| !e.is_empty()) {
-            classes[class(e)] += 1;
+        for bucket in &self.buckets {
+            let bucket = bucket.lock().unwrap_or_else(|p| p.into_inner());
+            for e in bucket.iter().filter(|e| !e.is_empty()) {
+                classes[class(e)] += 1;
+            }
         }
+        let used: usize = classes.iter().sum();
         let mut dropped = 0;
         let mut limit = 0;
-        while limit < classes.len() && dropped < self.used / 2 {
+        while limit < classes.len() && dropped < used / 2 {
             dropped += classes[limit];
             limit += 1;
         }
-        for e in self.buckets.iter_mut().flatten() {
-            if !e.is_empty() && class(e) < limit {
-                *e = Entry::default();
+        for bucket in &self.buckets {
+            let mut bucket = bucket.lock().unwrap_or_else(|p| p.into_inner());
+            for e in bucket.iter_mut() {
+                if !e.is_empty() && class(e) < limit && e.busy == 0 {
+                    *e = Entry::default();
+                    self.used.fetch_sub(1, Relaxed);
+                }
             }
         }
-        self.used -= dropped;
-        self.collections += 1;
+        self.collections.fetch_add(1, Relaxed);
     }
 
     pub fn stats(&self) -> TableStats {
         let entry_bytes = std::mem::size_of::<Entry>();
         TableStats {
             capacity_bytes: self.capacity() * entry_bytes,
-            peak_bytes: self.peak * entry_bytes,
-            collections: self.collections,
+            peak_bytes: self.peak.load(Relaxed) * entry_bytes,
+            collections: self.collections.load(Relaxed),
         }
     }
 }
@@ -179,7 +235,7 @@ mod tests {
 
     #[test]
     fn bounds_only_tighten() {
-        let mut table = Table::new(1);
+        let table = Table::new(1);
         let b = board(5);
         table.store(&b, -10, 20, (3, 4, 2), 7);
         table.store(&b, -20, 10, (5, 6, 0), 1);
@@ -190,22 +246,20 @@ mod tests {
 
     #[test]
     fn collection_keeps_expensive_entries_and_bounds_memory() {
-        let mut table = Table::new(1);
+        let table = Table::new(1);
         let capacity = table.capacity();
         for i in 0..4 * capacity as u64 {
             table.store(&board(i), -64, 64, (1, 1, 0), i % 1000);
         }
-        assert!(table.collections > 0);
-        assert!(table.used <= capacity);
-        assert_eq!(
-            table.used,
-            table
-                .buckets
-                .iter()
-                .flatten()
-                .filter(|e| !e.is_empty())
-                .count()
-        );
+        assert!(table.collections.load(Relaxed) > 0);
+        let used = table.used.load(Relaxed);
+        assert!(used <= capacity);
+        let filled: usize = table
+            .buckets
+            .iter()
+            .map(|b| b.lock().unwrap().iter().filter(|e| !e.is_empty()).count())
+            .sum();
+        assert_eq!(used, filled);
         // The most expensive boards stored last survive.
         let expensive = (0..4 * capacity as u64)
             .rev()
@@ -213,5 +267,25 @@ mod tests {
             .unwrap();
         assert!(table.get(&board(expensive)).is_some());
         assert!(table.stats().peak_bytes <= table.stats().capacity_bytes);
+    }
+
+    #[test]
+    fn busy_counts_threads_in_and_out() {
+        let table = Table::new(1);
+        let b = board(9);
+        table.enter(&b);
+        table.enter(&b);
+        let e = table.get(&b).unwrap();
+        assert_eq!(
+            (e.busy, e.threshold, e.lower, e.upper),
+            (2, NO_THRESHOLD, -64, 64)
+        );
+        table.store(&b, 0, 10, (3, 4, 2), 5);
+        table.leave(&b);
+        let e = table.get(&b).unwrap();
+        assert_eq!((e.busy, e.pn, e.threshold), (1, 3, 2));
+        table.leave(&b);
+        table.leave(&b);
+        assert_eq!(table.get(&b).unwrap().busy, 0);
     }
 }

@@ -12,10 +12,12 @@ use rand::{rngs::SmallRng, RngExt, SeedableRng};
 
 static NEVER: AtomicBool = AtomicBool::new(false);
 
+/// The FFO positions of `lines` of the file, df-pn on two threads over one table.
 fn check_ffo_file(name: &str, lines: std::ops::Range<usize>) {
     let mut prover = Prover::new(Options {
         table_mb: 64,
         leaf_table_mb: 32,
+        threads: 2,
         ..Options::default()
     });
     for (line, obf) in input::read_possible_positions(&problem_file(name), None).unwrap() {
@@ -64,8 +66,9 @@ fn ffo_30_to_39() {
 }
 
 /// Random endgames with 8-14 empties and random search settings (small leaves, so the
-/// proof numbers do the work; sometimes a tiny table, so garbage collection runs), each
-/// threshold answer against the alpha-beta solver's exact score.
+/// proof numbers do the work; sometimes a tiny table, so garbage collection runs; one or
+/// two threads, so collections also run beside a search), each threshold answer against
+/// the alpha-beta solver's exact score.
 #[test]
 fn random_endgames_against_alpha_beta() {
     let solver = Solver::new(16);
@@ -92,6 +95,7 @@ fn random_endgames_against_alpha_beta() {
             table_mb: if seed % 10 == 0 { 1 } else { 4 },
             leaf_table_mb: 1,
             guess_empties: [0, 10, 61][rng.random_range(0..3)],
+            threads: 1 + (seed % 2) as usize,
         };
         let mut prover = Prover::new(options);
         for _ in 0..3 {

@@ -62,9 +62,10 @@ pub struct SearchArgs {
     /// The 1+epsilon trick's epsilon (0: plain df-pn thresholds).
     #[arg(long, default_value_t = Options::default().epsilon, allow_negative_numbers = true)]
     epsilon: f64,
-    /// Threads for the alpha-beta searches (the guess of `score` and `wld`, leaves of 18
-    /// or more empties); df-pn itself runs on one. One by default, so that times compare
-    /// with `engine solve --threads 1`.
+    /// Threads: df-pn's, which search the tree together over the shared table (a node
+    /// another thread searches is left to it while a sibling is worth searching), and the
+    /// alpha-beta searches' (the guess of `score` and `wld`). One by default, so that
+    /// times compare with `engine solve --threads 1`.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: u32,
     #[command(flatten)]
@@ -97,6 +98,7 @@ impl SearchArgs {
             table_mb: mb - mb / 4,
             leaf_table_mb: mb / 4,
             guess_empties: self.guess_empties,
+            threads: self.threads as usize,
         })
     }
 }
