@@ -12,6 +12,6 @@ pub mod search;
 pub mod table;
 
 pub use engine::search::Wld;
-pub use proof::{check, Proof, ProofFile};
+pub use proof::{check, check_exact, ExactProof, ExactProofFile, Proof, ProofFile};
 pub use score::{Exact, Step};
 pub use search::{Aggregation, Initial, Options, Prover, Stats};

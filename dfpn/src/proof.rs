@@ -75,6 +75,30 @@ impl Prover {
         Some(Proof { graph, root })
     }
 
+    /// The two proofs that certify `score` as the exact score of `position`: "at least
+    /// `score`" holds and "at least `score + 2`" does not (each absent where the rules
+    /// decide it: every score is at least -64, none above 64).
+    pub fn exact_proof(
+        &mut self,
+        position: &Position,
+        score: i32,
+        stop: &AtomicBool,
+    ) -> Option<ExactProof> {
+        let at_least = match score > -64 {
+            true => Some(self.proof(position, score, stop)?),
+            false => None,
+        };
+        let below = match score < 64 {
+            true => Some(self.proof(position, score + 2, stop)?),
+            false => None,
+        };
+        Some(ExactProof {
+            score,
+            at_least,
+            below,
+        })
+    }
+
     fn prove_node(
         &mut self,
         graph: &mut DiGraph<Claim, Move>,
@@ -124,6 +148,46 @@ impl Prover {
             graph.add_edge(node, child_node, mv);
         }
         Some(node)
+    }
+}
+
+/// An exact score with its two proofs (see [`Prover::exact_proof`]).
+pub struct ExactProof {
+    pub score: i32,
+    pub at_least: Option<Proof>,
+    pub below: Option<Proof>,
+}
+
+pub const EXACT_FORMAT: &str = "othello-dfpn-exact/1";
+
+/// The JSON form of an [`ExactProof`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExactProofFile {
+    pub format: String,
+    pub score: i32,
+    /// "At least `score`" holds (absent for -64).
+    pub at_least: Option<ProofFile>,
+    /// "At least `score + 2`" does not hold (absent for 64).
+    pub below: Option<ProofFile>,
+}
+
+impl ExactProof {
+    pub fn to_file(&self) -> ExactProofFile {
+        ExactProofFile {
+            format: EXACT_FORMAT.to_string(),
+            score: self.score,
+            at_least: self.at_least.as_ref().map(Proof::to_file),
+            below: self.below.as_ref().map(Proof::to_file),
+        }
+    }
+
+    /// Nodes in both proofs.
+    pub fn nodes(&self) -> usize {
+        [&self.at_least, &self.below]
+            .into_iter()
+            .flatten()
+            .map(|p| p.graph.node_count())
+            .sum()
     }
 }
 
@@ -336,6 +400,79 @@ pub fn check(file: &ProofFile, solver: &Solver, leaf_empties: u32) -> Result<Ver
     Ok(verified)
 }
 
+/// What a successful check of an exact-score proof established.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct VerifiedExact {
+    pub position: String,
+    pub score: i32,
+    pub at_least: Option<Verified>,
+    pub below: Option<Verified>,
+}
+
+/// Checks both halves of `file` with [`check`], and that together they pin the score: the
+/// same root position, "at least `score`" true and "at least `score + 2`" false, a half
+/// left out only where the rules make it needless (`score` -64 or 64).
+pub fn check_exact(
+    file: &ExactProofFile,
+    solver: &Solver,
+    leaf_empties: u32,
+) -> Result<VerifiedExact, CheckError> {
+    if file.format != EXACT_FORMAT {
+        return Err(CheckError::Format(format!(
+            "format is {:?}, expected {EXACT_FORMAT:?}",
+            file.format
+        )));
+    }
+    let score = file.score;
+    if !(-64..=64).contains(&score) || score % 2 != 0 {
+        return Err(CheckError::Format(format!(
+            "score {score} is not an even score"
+        )));
+    }
+    let half =
+        |proof: &Option<ProofFile>, name: &str, needed: bool, threshold: i32, holds: bool| {
+            let Some(proof) = proof else {
+                return match needed {
+                    true => Err(CheckError::Format(format!("the {name} half is missing"))),
+                    false => Ok(None),
+                };
+            };
+            let verified = check(proof, solver, leaf_empties)
+                .map_err(|e| CheckError::Format(format!("the {name} half: {e}")))?;
+            if (verified.threshold, verified.holds) != (threshold, holds) {
+                return Err(CheckError::Format(format!(
+                    "the {name} half proves {} {}, not {} {threshold}",
+                    if verified.holds {
+                        "at least"
+                    } else {
+                        "less than"
+                    },
+                    verified.threshold,
+                    if holds { "at least" } else { "less than" },
+                )));
+            }
+            Ok(Some(verified))
+        };
+    let at_least = half(&file.at_least, "at-least", score > -64, score, true)?;
+    let below = half(&file.below, "below", score < 64, score + 2, false)?;
+    let position = match (&at_least, &below) {
+        (Some(a), Some(b)) if a.position != b.position => {
+            return Err(CheckError::Format(format!(
+                "the halves are about different positions: {} and {}",
+                a.position, b.position
+            )))
+        }
+        (Some(v), _) | (_, Some(v)) => v.position.clone(),
+        (None, None) => return Err(CheckError::Format("no half".into())),
+    };
+    Ok(VerifiedExact {
+        position,
+        score,
+        at_least,
+        below,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -398,5 +535,50 @@ mod tests {
                 Err(CheckError::Node { node: 0, .. })
             ));
         }
+    }
+
+    #[test]
+    fn exact_proofs_pin_the_score_and_a_wrong_half_fails() {
+        let obf: Obf = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X;"
+            .parse()
+            .unwrap();
+        let solver = Solver::new(4);
+        let never = AtomicBool::new(false);
+        let mut prover = small_prover();
+        let file = prover
+            .exact_proof(&obf.position, 18, &never)
+            .unwrap()
+            .to_file();
+        let verified = check_exact(&file, &solver, CHECK_LEAF_EMPTIES).unwrap();
+        assert_eq!(verified.score, 18);
+        // A claim of another score: its halves no longer say so.
+        let mut wrong = file.clone();
+        wrong.score = 16;
+        assert!(check_exact(&wrong, &solver, CHECK_LEAF_EMPTIES).is_err());
+        // A half left out.
+        let mut wrong = file.clone();
+        wrong.below = None;
+        assert!(check_exact(&wrong, &solver, CHECK_LEAF_EMPTIES)
+            .unwrap_err()
+            .to_string()
+            .contains("below half is missing"));
+        // A half altered: a backing move dropped.
+        let mut wrong = file.clone();
+        let below = wrong.below.as_mut().unwrap();
+        let node = below
+            .nodes
+            .iter_mut()
+            .find(|n| !n.holds && n.children.len() > 1)
+            .unwrap();
+        node.children.pop();
+        assert!(check_exact(&wrong, &solver, CHECK_LEAF_EMPTIES).is_err());
+        // A half of another position.
+        let other: Obf = "-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- O;"
+            .parse()
+            .unwrap();
+        let mut wrong = file.clone();
+        let other_proof = prover.proof(&other.position, 20, &never).unwrap().to_file();
+        wrong.below = Some(other_proof);
+        assert!(check_exact(&wrong, &solver, CHECK_LEAF_EMPTIES).is_err());
     }
 }

@@ -272,3 +272,52 @@ fn wld_gives_a_keeping_move() {
         );
     }
 }
+
+/// `score --proof DIR` and `wld --proof DIR` write a proof per position that
+/// `check-proof` verifies: an exact score by its two halves, a win or loss by one; an
+/// exact-score proof that claims another score, or with a half missing, is invalid.
+#[test]
+fn score_and_wld_proofs_for_a_whole_file() {
+    let dir = std::env::temp_dir().join(format!("dfpn-cli-exact-{}", std::process::id()));
+    let file = dir.join("p40-41.obf");
+    std::fs::create_dir_all(&dir).unwrap();
+    let lines = std::fs::read_to_string(problems("fforum-40-59.obf")).unwrap();
+    let two: Vec<&str> = lines.lines().take(2).collect();
+    std::fs::write(&file, two.join("\n")).unwrap();
+    let file = file.to_str().unwrap();
+    let scores = dir.join("scores");
+    let output = dfpn(&["score", file, "--proof", scores.to_str().unwrap(), "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let rows = json_lines(&output);
+    for (row, score) in rows.iter().zip(["+38", "+0"]) {
+        assert!(row["proof_nodes"].as_u64().unwrap() > 1, "{row}");
+        let output = dfpn(&["check-proof", row["proof"].as_str().unwrap()]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert!(stdout(&output).contains(&format!("scores exactly {score}")));
+    }
+    let first = scores.join("1.json");
+    let proof: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&first).unwrap()).unwrap();
+    for (key, value) in [
+        ("score", serde_json::json!(36)),
+        ("below", serde_json::Value::Null),
+    ] {
+        let mut tampered = proof.clone();
+        tampered[key] = value;
+        let path = dir.join(format!("tampered-{key}.json"));
+        std::fs::write(&path, tampered.to_string()).unwrap();
+        let output = dfpn(&["check-proof", path.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(1), "{key}");
+        assert!(stderr(&output).contains("invalid proof"), "{key}");
+    }
+    // wld: #40 is a win (one half), #41 a draw (the exact score 0).
+    let wld = dir.join("wld");
+    let output = dfpn(&["wld", file, "--proof", wld.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    for (index, claim) in [(1, "scores at least 2"), (2, "scores exactly +0")] {
+        let path = wld.join(format!("{index}.json"));
+        let output = dfpn(&["check-proof", path.to_str().unwrap()]);
+        assert!(stdout(&output).contains(claim), "{}", stdout(&output));
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -1,13 +1,16 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use dfpn::proof::{check, ProofFile, CHECK_LEAF_EMPTIES};
+use dfpn::proof::{
+    check, check_exact, ExactProofFile, ProofFile, CHECK_LEAF_EMPTIES, EXACT_FORMAT,
+};
 use engine::cli::{self, Failure};
 use engine::search::Solver;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// A proof file written by `dfpn prove --proof FILE`.
+    /// A proof file written by `dfpn prove --proof FILE`, or by `dfpn score/wld --proof
+    /// DIR` (an exact score's two halves are checked together).
     file: PathBuf,
     /// Memory in MiB for the alpha-beta search that decides the leaves again.
     #[arg(long, default_value_t = 64, value_parser = cli::parse_memory_mb, allow_hyphen_values = true)]
@@ -26,15 +29,46 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let name = args.file.display();
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| Failure::Input(format!("{name}: cannot read: {e}")))?;
-    let file: ProofFile = serde_json::from_str(&text).map_err(|e| {
+    let not_a_proof = |e: serde_json::Error| {
         Failure::Input(format!(
             "{name}:{}:{}: not a proof file: {e}",
             e.line(),
             e.column()
         ))
-    })?;
+    };
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(not_a_proof)?;
     let solver = Solver::new(args.hash_mb as usize);
-    match check(&file, &solver, args.leaf_empties) {
+    let (verdict, line) = if value["format"] == EXACT_FORMAT {
+        let file: ExactProofFile = serde_json::from_value(value).map_err(not_a_proof)?;
+        let verified = check_exact(&file, &solver, args.leaf_empties);
+        let line = verified.as_ref().ok().map(|v| {
+            let halves = [&v.at_least, &v.below].into_iter().flatten();
+            let (nodes, leaves, leaf_nodes) = halves.fold((0, 0, 0), |(n, l, ln), h| {
+                (n + h.nodes, l + h.leaves, ln + h.leaf_nodes)
+            });
+            format!(
+                "valid proof: {} scores exactly {:+} ({nodes} nodes, {leaves} leaves decided again in {leaf_nodes} nodes)",
+                v.position, v.score
+            )
+        });
+        (verified.map(|v| serde_json::json!(v)), line)
+    } else {
+        let file: ProofFile = serde_json::from_value(value).map_err(not_a_proof)?;
+        let verified = check(&file, &solver, args.leaf_empties);
+        let line = verified.as_ref().ok().map(|v| {
+            format!(
+                "valid proof: {} scores {} {} ({} nodes, {} leaves decided again in {} nodes)",
+                v.position,
+                if v.holds { "at least" } else { "less than" },
+                v.threshold,
+                v.nodes,
+                v.leaves,
+                v.leaf_nodes
+            )
+        });
+        (verified.map(|v| serde_json::json!(v)), line)
+    };
+    match verdict {
         Ok(verified) => {
             if args.json {
                 cli::write_json(
@@ -42,20 +76,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                     &serde_json::json!({ "valid": true, "proof": verified }),
                 )?;
             } else {
-                writeln!(
-                    out,
-                    "valid proof: {} scores {} {} ({} nodes, {} leaves decided again in {} nodes)",
-                    verified.position,
-                    if verified.holds {
-                        "at least"
-                    } else {
-                        "less than"
-                    },
-                    verified.threshold,
-                    verified.nodes,
-                    verified.leaves,
-                    verified.leaf_nodes
-                )?;
+                writeln!(out, "{}", line.expect("a line for a valid proof"))?;
             }
             Ok(())
         }

@@ -1,4 +1,6 @@
 use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use dfpn::{Step, Wld};
@@ -10,6 +12,11 @@ use crate::SearchArgs;
 pub struct Args {
     #[command(flatten)]
     positions: PositionArgs,
+    /// Write a proof of each answer to DIR/INDEX.json, for `dfpn check-proof`: the exact
+    /// score's two halves ("at least s" and "less than s + 2"); for wld, "at least 2" (a
+    /// win), "less than 0" (a loss), or both halves of 0 (a draw).
+    #[arg(long, value_name = "DIR")]
+    proof: Option<PathBuf>,
     #[command(flatten)]
     pub search: SearchArgs,
 }
@@ -33,6 +40,56 @@ struct Row {
     steps: Vec<Step>,
     /// Whether the answer agrees with the OBF line's (null: none given).
     expected_ok: Option<bool>,
+    /// The proof file written (`--proof`), its nodes and the seconds it took.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proof: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proof_nodes: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proof_seconds: Option<f64>,
+}
+
+/// Writes the proof of the answer for position `index` to `dir`: the file and its nodes,
+/// or `None` when `stop` was raised.
+fn write_proof(
+    prover: &mut dfpn::Prover,
+    obf: &engine::Obf,
+    index: usize,
+    answer: (Option<i32>, Option<Wld>),
+    dir: &Path,
+    stop: &AtomicBool,
+) -> Result<Option<(PathBuf, usize)>, Failure> {
+    let position = &obf.position;
+    // An exact score (a draw is the exact score 0) takes both halves; a win or a loss one.
+    let exact = match answer {
+        (Some(score), _) => Some(score),
+        (None, Some(Wld::Draw)) => Some(0),
+        _ => None,
+    };
+    let (json, nodes) = match (exact, answer.1) {
+        (Some(score), _) => {
+            let Some(proof) = prover.exact_proof(position, score, stop) else {
+                return Ok(None);
+            };
+            (serde_json::to_string(&proof.to_file()), proof.nodes())
+        }
+        (None, Some(wld)) => {
+            let threshold = if wld == Wld::Win { 2 } else { 0 };
+            let Some(proof) = prover.proof(position, threshold, stop) else {
+                return Ok(None);
+            };
+            (
+                serde_json::to_string(&proof.to_file()),
+                proof.graph.node_count(),
+            )
+        }
+        (None, None) => return Ok(None),
+    };
+    let failed = |e: std::io::Error| Failure::Input(format!("{}: {e}", dir.display()));
+    std::fs::create_dir_all(dir).map_err(failed)?;
+    let path = dir.join(format!("{index}.json"));
+    std::fs::write(&path, json.expect("a proof serialises")).map_err(failed)?;
+    Ok(Some((path, nodes)))
 }
 
 pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> {
@@ -74,6 +131,19 @@ pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> 
         };
         let seconds = start.elapsed().as_secs_f64();
         let stats = prover.stats();
+        let mut proof = None;
+        if let Some(dir) = &args.proof {
+            let started = Instant::now();
+            match write_proof(&mut prover, obf, *index, (score, wld_answer), dir, &stop)? {
+                Some((path, nodes)) => {
+                    proof = Some((path, nodes, started.elapsed().as_secs_f64()));
+                }
+                None => {
+                    summary.interrupted = true;
+                    break;
+                }
+            }
+        }
         let expected_ok = match (score, wld_answer) {
             (Some(s), _) => cli::check_answers(obf, s, best_move.flatten(), false),
             (None, Some(w)) => cli::check_answers(obf, w.sign(), None, true),
@@ -91,6 +161,11 @@ pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> 
             seconds,
             steps,
             expected_ok,
+            proof: proof
+                .as_ref()
+                .map(|(path, _, _)| path.display().to_string()),
+            proof_nodes: proof.as_ref().map(|(_, nodes, _)| *nodes),
+            proof_seconds: proof.as_ref().map(|(_, _, seconds)| *seconds),
         };
         summary.add(row.nodes, seconds, expected_ok);
         let line = if json {
