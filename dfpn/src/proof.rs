@@ -16,6 +16,7 @@ use engine::{Board, Move, Position};
 use petgraph::dot::{Config, Dot};
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::search::{children, even_threshold, Prover};
@@ -311,93 +312,122 @@ pub fn check(file: &ProofFile, solver: &Solver, leaf_empties: u32) -> Result<Ver
         })
         .collect::<Result<Vec<Position>, CheckError>>()?;
     let never = AtomicBool::new(false);
-    let mut verified = Verified {
+    // Each node checks alone (leaves decided again by alpha-beta are most of the work), on
+    // the current rayon pool; the error reported is the first node's, as one thread would.
+    let checked: Vec<Result<Option<u64>, CheckError>> = file
+        .nodes
+        .par_iter()
+        .enumerate()
+        .map(|(i, node)| {
+            check_node(
+                i,
+                node,
+                &file.nodes,
+                &positions,
+                solver,
+                leaf_empties,
+                &never,
+            )
+        })
+        .collect();
+    let leaves: Vec<Option<u64>> = checked.into_iter().collect::<Result<_, _>>()?;
+    let decided = leaves.iter().flatten();
+    Ok(Verified {
         position: file.nodes[0].position.clone(),
         threshold: file.nodes[0].threshold,
         holds: file.nodes[0].holds,
         nodes: file.nodes.len(),
-        leaves: 0,
-        leaf_nodes: 0,
-    };
-    for (i, node) in file.nodes.iter().enumerate() {
-        let board = positions[i].board;
-        let t = node.threshold;
-        if !(-64..=64).contains(&t) || t % 2 != 0 {
-            return Err(bad(i, format!("threshold {t} is not an even score")));
-        }
-        if node.children.is_empty() {
-            if !board.is_game_over() && board.empty_count() > leaf_empties {
-                return Err(bad(
-                    i,
-                    format!(
-                        "a leaf with {} empties: more than the {leaf_empties} the checker decides \
-                         again (--leaf-empties raises it)",
-                        board.empty_count()
-                    ),
-                ));
-            }
-            let score_holds = if board.is_game_over() {
-                board.final_score() >= t
-            } else {
-                let (bound, nodes) = solver
-                    .null_window(&board, t - 1, &never)
-                    .expect("never stopped");
-                verified.leaf_nodes += nodes;
-                bound >= t
-            };
-            if score_holds != node.holds {
-                return Err(bad(
-                    i,
-                    format!(
-                        "leaf claims {} at {t} but the search says otherwise",
-                        node.holds
-                    ),
-                ));
-            }
-            verified.leaves += 1;
-            continue;
-        }
-        let legal: HashSet<Move> = children(&board).into_iter().map(|(mv, _)| mv).collect();
-        let mut moves = HashSet::new();
-        for (text, target) in &node.children {
-            let mv: Move = text
-                .parse()
-                .map_err(|e| bad(i, format!("move {text:?}: {e}")))?;
-            if !legal.contains(&mv) {
-                return Err(bad(i, format!("{mv} is not a legal move")));
-            }
-            if !moves.insert(mv) {
-                return Err(bad(i, format!("{mv} is listed twice")));
-            }
-            let child = file
-                .nodes
-                .get(*target)
-                .ok_or_else(|| bad(i, format!("move {mv} leads to missing node {target}")))?;
-            let expected = positions[i].play(mv).expect("a legal move");
-            if positions[*target] != expected {
-                return Err(bad(
-                    i,
-                    format!("move {mv} does not lead to the position of node {target}"),
-                ));
-            }
-            if child.threshold != 2 - t || child.holds == node.holds {
-                return Err(bad(
-                    i,
-                    format!(
-                        "node {target} after {mv} must claim the opposite at {}",
-                        2 - t
-                    ),
-                ));
-            }
-        }
-        if !node.holds && moves != legal {
+        leaves: decided.clone().count(),
+        leaf_nodes: decided.sum(),
+    })
+}
+
+/// Checks node `i` of a proof: a leaf is decided again (the nodes alpha-beta searched,
+/// `None` for an inner node); an inner node's moves and children's claims are checked.
+fn check_node(
+    i: usize,
+    node: &ProofNode,
+    nodes: &[ProofNode],
+    positions: &[Position],
+    solver: &Solver,
+    leaf_empties: u32,
+    never: &AtomicBool,
+) -> Result<Option<u64>, CheckError> {
+    let bad = |node: usize, problem: String| CheckError::Node { node, problem };
+    let board = positions[i].board;
+    let t = node.threshold;
+    if !(-64..=64).contains(&t) || t % 2 != 0 {
+        return Err(bad(i, format!("threshold {t} is not an even score")));
+    }
+    if node.children.is_empty() {
+        if !board.is_game_over() && board.empty_count() > leaf_empties {
             return Err(bad(
                 i,
-                format!("a false claim needs all {} legal moves backed", legal.len()),
+                format!(
+                    "a leaf with {} empties: more than the {leaf_empties} the checker decides \
+                     again (--leaf-empties raises it)",
+                    board.empty_count()
+                ),
+            ));
+        }
+        let (score_holds, searched) = if board.is_game_over() {
+            (board.final_score() >= t, 0)
+        } else {
+            let (bound, searched) = solver
+                .null_window(&board, t - 1, never)
+                .expect("never stopped");
+            (bound >= t, searched)
+        };
+        if score_holds != node.holds {
+            return Err(bad(
+                i,
+                format!(
+                    "leaf claims {} at {t} but the search says otherwise",
+                    node.holds
+                ),
+            ));
+        }
+        return Ok(Some(searched));
+    }
+    let legal: HashSet<Move> = children(&board).into_iter().map(|(mv, _)| mv).collect();
+    let mut moves = HashSet::new();
+    for (text, target) in &node.children {
+        let mv: Move = text
+            .parse()
+            .map_err(|e| bad(i, format!("move {text:?}: {e}")))?;
+        if !legal.contains(&mv) {
+            return Err(bad(i, format!("{mv} is not a legal move")));
+        }
+        if !moves.insert(mv) {
+            return Err(bad(i, format!("{mv} is listed twice")));
+        }
+        let child = nodes
+            .get(*target)
+            .ok_or_else(|| bad(i, format!("move {mv} leads to missing node {target}")))?;
+        let expected = positions[i].play(mv).expect("a legal move");
+        if positions[*target] != expected {
+            return Err(bad(
+                i,
+                format!("move {mv} does not lead to the position of node {target}"),
+            ));
+        }
+        if child.threshold != 2 - t || child.holds == node.holds {
+            return Err(bad(
+                i,
+                format!(
+                    "node {target} after {mv} must claim the opposite at {}",
+                    2 - t
+                ),
             ));
         }
     }
-    Ok(verified)
+    if !node.holds && moves != legal {
+        return Err(bad(
+            i,
+            format!("a false claim needs all {} legal moves backed", legal.len()),
+        ));
+    }
+    Ok(None)
 }
 
 /// What a successful check of an exact-score proof established.
@@ -580,5 +610,39 @@ mod tests {
         let other_proof = prover.proof(&other.position, 20, &never).unwrap().to_file();
         wrong.below = Some(other_proof);
         assert!(check_exact(&wrong, &solver, CHECK_LEAF_EMPTIES).is_err());
+    }
+
+    /// On several threads the error named is still the first bad node's.
+    #[test]
+    fn the_first_bad_node_is_named_on_any_number_of_threads() {
+        let obf: Obf = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X;"
+            .parse()
+            .unwrap();
+        let never = AtomicBool::new(false);
+        let mut file = small_prover()
+            .proof(&obf.position, 20, &never)
+            .unwrap()
+            .to_file();
+        let inner: Vec<usize> = (0..file.nodes.len())
+            .filter(|&i| !file.nodes[i].children.is_empty())
+            .collect();
+        assert!(inner.len() >= 3);
+        // Two inner nodes far apart list a move twice; the first of them must be named.
+        let (first, last) = (inner[inner.len() / 2], inner[inner.len() - 1]);
+        for i in [first, last] {
+            let repeated = file.nodes[i].children[0].clone();
+            file.nodes[i].children.push(repeated);
+        }
+        for threads in [1, 2, 4] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let error = pool.install(|| check(&file, &Solver::new(4), CHECK_LEAF_EMPTIES));
+            assert!(
+                matches!(error, Err(CheckError::Node { node, .. }) if node == first),
+                "{threads} threads: {error:?}"
+            );
+        }
     }
 }

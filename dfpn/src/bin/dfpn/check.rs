@@ -20,6 +20,9 @@ pub struct Args {
     /// `prove --leaf-empties`.
     #[arg(long, default_value_t = CHECK_LEAF_EMPTIES, value_parser = clap::value_parser!(u32).range(0..=60))]
     leaf_empties: u32,
+    /// Threads checking nodes (each leaf is decided again on one); default: every core.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
     /// One JSON object.
     #[arg(long)]
     json: bool,

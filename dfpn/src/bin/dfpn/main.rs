@@ -116,14 +116,14 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    // The alpha-beta searches split their work in this pool.
+    // The alpha-beta searches (and the proof checker's leaves) split their work in this pool.
     let threads = match &cli.command {
-        Command::Prove(args) => args.search.threads,
-        Command::Score(args) | Command::Wld(args) => args.search.threads,
-        Command::Bench(args) => args.search.threads,
-        Command::CheckProof(_) => 1,
+        Command::Prove(args) => Some(args.search.threads),
+        Command::Score(args) | Command::Wld(args) => Some(args.search.threads),
+        Command::Bench(args) => Some(args.search.threads),
+        Command::CheckProof(args) => args.threads,
     };
-    let pool = match cli::thread_pool(Some(threads)) {
+    let pool = match cli::thread_pool(threads) {
         Ok(pool) => pool,
         Err(failure) => return cli::exit_code("dfpn", Err(failure)),
     };
