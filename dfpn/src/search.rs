@@ -110,6 +110,28 @@ impl Stats {
     }
 }
 
+impl std::ops::Add for Stats {
+    type Output = Stats;
+    fn add(self, other: Stats) -> Stats {
+        Stats {
+            dfpn_nodes: self.dfpn_nodes + other.dfpn_nodes,
+            leaves: self.leaves + other.leaves,
+            leaf_nodes: self.leaf_nodes + other.leaf_nodes,
+        }
+    }
+}
+
+impl std::ops::Sub for Stats {
+    type Output = Stats;
+    fn sub(self, other: Stats) -> Stats {
+        Stats {
+            dfpn_nodes: self.dfpn_nodes - other.dfpn_nodes,
+            leaves: self.leaves - other.leaves,
+            leaf_nodes: self.leaf_nodes - other.leaf_nodes,
+        }
+    }
+}
+
 /// A child in a node's working set: its board, the move to it and what is known of it.
 #[derive(Clone, Copy)]
 struct Child {
@@ -276,31 +298,20 @@ impl Prover {
             }
             worker.publish();
         };
-        let stats = std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads)
-                .map(|_| {
-                    scope.spawn(|| {
-                        let mut worker = Worker::new(shared, &finished, stop, &published, threads);
-                        run(&mut worker);
-                        worker.stats
-                    })
-                })
-                .collect();
+        // Every thread publishes all its counters before it ends (`run`).
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(|| {
+                    run(&mut Worker::new(
+                        shared, &finished, stop, &published, threads,
+                    ))
+                });
+            }
             let mut worker = Worker::new(shared, &finished, stop, &published, threads);
             worker.progress = progress.map(|report| (report, before));
             run(&mut worker);
-            let mut stats = worker.stats;
-            for helper in helpers {
-                let helped = helper.join().expect("a df-pn thread panicked");
-                stats.dfpn_nodes += helped.dfpn_nodes;
-                stats.leaves += helped.leaves;
-                stats.leaf_nodes += helped.leaf_nodes;
-            }
-            stats
         });
-        self.stats.dfpn_nodes += stats.dfpn_nodes;
-        self.stats.leaves += stats.leaves;
-        self.stats.leaf_nodes += stats.leaf_nodes;
+        self.stats = self.stats + published.total();
         first
             .into_inner()
             .expect("not poisoned")
@@ -317,12 +328,29 @@ impl Shared {
     }
 }
 
-/// The counters of all threads, each adding its own every [`PROGRESS_INTERVAL`] nodes.
+/// The counters of all threads, each adding its own every [`PROGRESS_INTERVAL`] nodes
+/// and when it ends.
 #[derive(Default)]
 struct Published {
     dfpn_nodes: AtomicU64,
     leaves: AtomicU64,
     leaf_nodes: AtomicU64,
+}
+
+impl Published {
+    fn add(&self, stats: Stats) {
+        self.dfpn_nodes.fetch_add(stats.dfpn_nodes, Relaxed);
+        self.leaves.fetch_add(stats.leaves, Relaxed);
+        self.leaf_nodes.fetch_add(stats.leaf_nodes, Relaxed);
+    }
+
+    fn total(&self) -> Stats {
+        Stats {
+            dfpn_nodes: self.dfpn_nodes.load(Relaxed),
+            leaves: self.leaves.load(Relaxed),
+            leaf_nodes: self.leaf_nodes.load(Relaxed),
+        }
+    }
 }
 
 /// One thread's part of a search.
@@ -368,17 +396,8 @@ impl<'a> Worker<'a> {
 
     /// Adds this thread's counters since the last time to [`Published`].
     fn publish(&mut self) {
-        let (now, then) = (self.stats, self.published_stats);
-        self.published
-            .dfpn_nodes
-            .fetch_add(now.dfpn_nodes - then.dfpn_nodes, Relaxed);
-        self.published
-            .leaves
-            .fetch_add(now.leaves - then.leaves, Relaxed);
-        self.published
-            .leaf_nodes
-            .fetch_add(now.leaf_nodes - then.leaf_nodes, Relaxed);
-        self.published_stats = now;
+        self.published.add(self.stats - self.published_stats);
+        self.published_stats = self.stats;
     }
 
     /// Expands `board` for threshold `t` until its proof number reaches `pn_limit`, its
@@ -389,12 +408,7 @@ impl<'a> Worker<'a> {
         if self.stats.dfpn_nodes % PROGRESS_INTERVAL == 0 {
             self.publish();
             if let Some((report, before)) = &mut self.progress {
-                let all = Stats {
-                    dfpn_nodes: before.dfpn_nodes + self.published.dfpn_nodes.load(Relaxed),
-                    leaves: before.leaves + self.published.leaves.load(Relaxed),
-                    leaf_nodes: before.leaf_nodes + self.published.leaf_nodes.load(Relaxed),
-                };
-                report(&all);
+                report(&(*before + self.published.total()));
             }
         }
         if self.parallel {
@@ -425,14 +439,6 @@ impl<'a> Worker<'a> {
                     (lower, upper) = (score, score);
                 }
                 while !kids.is_empty() {
-                    if self.parallel {
-                        // What the other threads learnt since.
-                        for kid in kids.iter_mut() {
-                            self.refresh(kid, 2 - t);
-                        }
-                        let (l, u) = self.shared.bounds(board);
-                        (lower, upper) = (lower.max(l), upper.min(u));
-                    }
                     // Negamax over the children's bounds.
                     lower = lower.max(kids.iter().map(|c| -c.upper).max().expect("children"));
                     upper = upper.min(kids.iter().map(|c| -c.lower).max().expect("children"));
@@ -460,6 +466,14 @@ impl<'a> Worker<'a> {
                         mv: c.mv,
                         ..self.mid(&c.board, 2 - t, child_pn_limit, child_dn_limit)
                     };
+                    if self.parallel {
+                        // What the other threads learnt meanwhile.
+                        for kid in kids.iter_mut() {
+                            self.refresh(kid, 2 - t);
+                        }
+                        let (l, u) = self.shared.bounds(board);
+                        (lower, upper) = (lower.max(l), upper.min(u));
+                    }
                 }
             }
         }

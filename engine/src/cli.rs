@@ -150,6 +150,16 @@ pub fn read_json_lines(files: &[std::path::PathBuf]) -> Result<Vec<JsonLine>, Fa
     Ok(rows)
 }
 
+/// Which position of each game a file of games (WTHOR, GGF) gives.
+#[derive(clap::Args, Debug)]
+pub struct GameArgs {
+    /// For a file of games: each game's position with this many empty squares. Default
+    /// for WTHOR: the depth of its theoretical scores (which the solvers then check as OBF
+    /// answers, as Edax's -wtest does).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=60))]
+    pub empties: Option<u32>,
+}
+
 /// Where the positions of a batch command come from, and which of them this run takes.
 #[derive(clap::Args, Debug)]
 pub struct PositionArgs {
@@ -157,11 +167,8 @@ pub struct PositionArgs {
     /// (WTHOR .wtb, GGF .ggf: see --empties); `-` reads OBF from standard input.
     #[arg(required_unless_present = "board", conflicts_with = "board")]
     pub file: Option<PathBuf>,
-    /// For a file of games: each game's position with this many empty squares. Default
-    /// for WTHOR: the depth of its theoretical scores, which are then checked as OBF
-    /// answers are (as Edax's -wtest).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=60))]
-    pub empties: Option<u32>,
+    #[command(flatten)]
+    pub games: GameArgs,
     /// One position: an OBF line or a move list.
     #[arg(long, allow_hyphen_values = true)]
     pub board: Option<String>,
@@ -201,7 +208,7 @@ impl PositionArgs {
 
     fn read_unsharded(&self) -> Result<Vec<(usize, Obf)>, Failure> {
         let positions: Vec<(usize, Obf)> = match (&self.file, &self.board) {
-            (Some(path), _) => input::read_possible_positions(path, self.empties)?
+            (Some(path), _) => input::read_possible_positions(path, self.games.empties)?
                 .into_iter()
                 .map(|(_, obf)| obf)
                 .enumerate()

@@ -91,9 +91,13 @@ impl Isa {
                 match Isa::from_name(&name) {
                     Some(isa) if isa.runs_here() => return isa,
                     Some(_) => eprintln!("warning: OTHELLO_ISA={name}: this CPU does not run it"),
-                    None => eprintln!(
-                        "warning: OTHELLO_ISA={name} is not one of portable, x86-64-v3-scalar, x86-64-v3"
-                    ),
+                    None => {
+                        let names: Vec<&str> = Isa::ALL.iter().map(|isa| isa.name()).collect();
+                        eprintln!(
+                            "warning: OTHELLO_ISA={name} is not one of {}",
+                            names.join(", ")
+                        );
+                    }
                 }
             }
             let cpu = cpu();

@@ -41,25 +41,24 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     };
     let value: serde_json::Value = serde_json::from_str(&text).map_err(not_a_proof)?;
     let solver = Solver::new(args.hash_mb as usize);
-    let (verdict, line) = if value["format"] == EXACT_FORMAT {
+    // The JSON of what was verified and the line saying so, or why the proof fails.
+    let verdict = if value["format"] == EXACT_FORMAT {
         let file: ExactProofFile = serde_json::from_value(value).map_err(not_a_proof)?;
-        let verified = check_exact(&file, &solver, args.leaf_empties);
-        let line = verified.as_ref().ok().map(|v| {
+        check_exact(&file, &solver, args.leaf_empties).map(|v| {
             let halves = [&v.at_least, &v.below].into_iter().flatten();
             let (nodes, leaves, leaf_nodes) = halves.fold((0, 0, 0), |(n, l, ln), h| {
                 (n + h.nodes, l + h.leaves, ln + h.leaf_nodes)
             });
-            format!(
+            let line = format!(
                 "valid proof: {} scores exactly {:+} ({nodes} nodes, {leaves} leaves decided again in {leaf_nodes} nodes)",
                 v.position, v.score
-            )
-        });
-        (verified.map(|v| serde_json::json!(v)), line)
+            );
+            (serde_json::json!(v), line)
+        })
     } else {
         let file: ProofFile = serde_json::from_value(value).map_err(not_a_proof)?;
-        let verified = check(&file, &solver, args.leaf_empties);
-        let line = verified.as_ref().ok().map(|v| {
-            format!(
+        check(&file, &solver, args.leaf_empties).map(|v| {
+            let line = format!(
                 "valid proof: {} scores {} {} ({} nodes, {} leaves decided again in {} nodes)",
                 v.position,
                 if v.holds { "at least" } else { "less than" },
@@ -67,19 +66,19 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                 v.nodes,
                 v.leaves,
                 v.leaf_nodes
-            )
-        });
-        (verified.map(|v| serde_json::json!(v)), line)
+            );
+            (serde_json::json!(v), line)
+        })
     };
     match verdict {
-        Ok(verified) => {
+        Ok((verified, line)) => {
             if args.json {
                 cli::write_json(
                     out,
                     &serde_json::json!({ "valid": true, "proof": verified }),
                 )?;
             } else {
-                writeln!(out, "{}", line.expect("a line for a valid proof"))?;
+                writeln!(out, "{line}")?;
             }
             Ok(())
         }

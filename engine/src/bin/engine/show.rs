@@ -5,7 +5,7 @@ use engine::game::format_moves;
 use engine::input::{self, PositionOrFile};
 use engine::Obf;
 
-use engine::cli::Failure;
+use engine::cli::{Failure, GameArgs};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -14,10 +14,8 @@ pub struct Args {
     /// else names a file.
     #[arg(allow_hyphen_values = true)]
     position: String,
-    /// For a file of games: each game's position with this many empty squares (default
-    /// for WTHOR: the depth of its theoretical scores).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=60))]
-    empties: Option<u32>,
+    #[command(flatten)]
+    games: GameArgs,
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
@@ -25,7 +23,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         PositionOrFile::Position(obf, game) => (obf, game),
         PositionOrFile::File(path) => {
             let games = input::GameFile::of(&path).is_some();
-            for (number, obf) in input::read_possible_positions(&path, args.empties)? {
+            for (number, obf) in input::read_possible_positions(&path, args.games.empties)? {
                 match games {
                     true => writeln!(out, "{} game {number}", path.display())?,
                     false => writeln!(out, "{}:{number}", path.display())?,

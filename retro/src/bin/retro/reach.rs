@@ -89,10 +89,8 @@ pub struct CheckArgs {
     /// OBF file (`-`: standard input), CSV of hexadecimal bitboards `player,opponent` (a
     /// name ending in .csv), or a file of games (WTHOR .wtb, GGF .ggf: see --empties).
     file: PathBuf,
-    /// For a file of games: each game's position with this many empty squares (default
-    /// for WTHOR: the depth given in its header).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=60))]
-    empties: Option<u32>,
+    #[command(flatten)]
+    games: cli::GameArgs,
     /// Take only positions I, I+N, I+2N... (1-based), for clusters.
     #[arg(long, value_name = "I/N", value_parser = cli::parse_shard)]
     shard: Option<(usize, usize)>,
@@ -330,7 +328,7 @@ fn read_check_file(args: &CheckArgs) -> Result<Vec<(usize, Vec<Position>)>, Fail
             })
             .collect()
     } else {
-        input::read_positions(&args.file, args.empties)?
+        input::read_positions(&args.file, args.games.empties)?
             .into_iter()
             .map(|(_, obf)| vec![obf.position])
             .collect()
