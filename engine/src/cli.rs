@@ -11,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 use crate::eval::{Evaluation, HandEval, PatternEval};
 use crate::obf::Obf;
 use crate::position::Move;
-use crate::{input, ParseError};
+use crate::{input, ParseError, ParseErrorKind};
 
 /// What can end a command: bad input (exit 2), answers that disagree with the expected
 /// ones or a claim found false (exit 1), an interrupt (exit 130 for Ctrl-C, 143 for
@@ -131,21 +131,25 @@ pub fn read_json_lines(files: &[std::path::PathBuf]) -> Result<Vec<JsonLine>, Fa
     let mut rows = Vec::new();
     for path in files {
         let file = path.display().to_string();
-        let text =
-            std::fs::read_to_string(path).map_err(|e| Failure::Input(format!("{file}: {e}")))?;
-        for (n, text) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let value = serde_json::from_str(text)
-                .map_err(|e| Failure::Input(format!("{file}:{}: not JSON ({e})", n + 1)))?;
+        crate::obf::for_each_line(path, |line, text| {
+            if text.trim().is_empty() {
+                return Ok(());
+            }
+            let value = serde_json::from_str(text).map_err(|e| {
+                ParseError::new(
+                    &file,
+                    line,
+                    0,
+                    ParseErrorKind::Io(format!("not JSON ({e})")),
+                )
+            })?;
             rows.push(JsonLine {
                 file: file.clone(),
-                line: n + 1,
+                line,
                 value,
             });
-        }
+            Ok(())
+        })?;
     }
     Ok(rows)
 }

@@ -201,7 +201,44 @@ pub fn read_possible_positions(
 /// for a header). The side to move is not given: callers decide what colours mean. A file
 /// without a board is an error.
 pub fn parse_bitboard_csv(source: &str, text: &str) -> Result<Vec<(usize, Board)>, ParseError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut boards = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if let Some(board) = parse_bitboard_line(source, i + 1, line)? {
+            boards.push((i + 1, board));
+        }
+    }
+    non_empty(source, boards)
+}
+
+/// [`parse_bitboard_csv`] of the file at `path` (`-`: standard input), read line by line
+/// ([`obf::for_each_line`]).
+pub fn read_bitboard_csv(path: &Path) -> Result<Vec<(usize, Board)>, ParseError> {
+    let source = path.display().to_string();
+    let mut boards = Vec::new();
+    obf::for_each_line(path, |number, line| {
+        if let Some(board) = parse_bitboard_line(&source, number, line)? {
+            boards.push((number, board));
+        }
+        Ok(())
+    })?;
+    non_empty(&source, boards)
+}
+
+fn non_empty<T>(source: &str, items: Vec<T>) -> Result<Vec<T>, ParseError> {
+    if items.is_empty() {
+        return Err(ParseError::new(source, 0, 0, ParseErrorKind::Empty));
+    }
+    Ok(items)
+}
+
+/// The board on line `number` of a bitboard CSV, `None` for a blank, comment or header
+/// line.
+fn parse_bitboard_line(
+    source: &str,
+    number: usize,
+    line: &str,
+) -> Result<Option<Board>, ParseError> {
     let is_header = |line: &str| {
         line.split(',').all(|field| {
             let digits = field
@@ -213,38 +250,32 @@ pub fn parse_bitboard_csv(source: &str, text: &str) -> Result<Vec<(usize, Board)
                 .any(|c| c.is_alphabetic() && !c.is_ascii_hexdigit())
         })
     };
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    for (i, line) in text.lines().enumerate() {
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with(['%', '#']) || (i == 0 && is_header(trimmed)) {
-            continue;
-        }
-        let bad = || {
-            ParseError::new(
-                source,
-                i + 1,
-                1,
-                ParseErrorKind::BadBitboards(trimmed.to_string()),
-            )
-        };
-        let hex = |field: &str| {
-            let digits = field
-                .trim()
-                .trim_start_matches("0x")
-                .trim_start_matches("0X");
-            u64::from_str_radix(digits, 16).map_err(|_| bad())
-        };
-        let (player, opponent) = trimmed.split_once(',').ok_or_else(bad)?;
-        let (player, opponent) = (hex(player)?, hex(opponent)?);
-        if player & opponent != 0 {
-            return Err(bad());
-        }
-        boards.push((i + 1, Board::new(player, opponent)));
+    let trimmed = line.trim();
+    if trimmed.is_empty() || trimmed.starts_with(['%', '#']) || (number == 1 && is_header(trimmed))
+    {
+        return Ok(None);
     }
-    if boards.is_empty() {
-        return Err(ParseError::new(source, 0, 0, ParseErrorKind::Empty));
+    let bad = || {
+        ParseError::new(
+            source,
+            number,
+            1,
+            ParseErrorKind::BadBitboards(trimmed.to_string()),
+        )
+    };
+    let hex = |field: &str| {
+        let digits = field
+            .trim()
+            .trim_start_matches("0x")
+            .trim_start_matches("0X");
+        u64::from_str_radix(digits, 16).map_err(|_| bad())
+    };
+    let (player, opponent) = trimmed.split_once(',').ok_or_else(bad)?;
+    let (player, opponent) = (hex(player)?, hex(opponent)?);
+    if player & opponent != 0 {
+        return Err(bad());
     }
-    Ok(boards)
+    Ok(Some(Board::new(player, opponent)))
 }
 
 #[cfg(test)]

@@ -167,49 +167,124 @@ pub fn parse_text(source: &str, text: &str) -> Result<Vec<(usize, Obf)>, ParseEr
     // A byte-order mark (as some editors write) is not part of the first line.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, line) in text.lines().enumerate() {
-        let content = line.split('%').next().unwrap_or_default();
-        // Comments: from `%` to the end of a line, and lines that start with `#` or `;`.
-        if content.trim().is_empty() || content.trim_start().starts_with(['#', ';']) {
-            continue;
+        if let Some(obf) = parse_line(source, i + 1, line)? {
+            positions.push((i + 1, obf));
         }
-        let obf = Obf::parse(line)
-            .map_err(|(offset, kind)| ParseError::new(source, i + 1, column(line, offset), kind))?;
-        positions.push((i + 1, obf));
     }
     Ok(positions)
 }
 
-/// The bytes of the file at `path`, or of standard input for `-`.
-pub fn read_bytes(path: &Path) -> Result<Vec<u8>, ParseError> {
-    if path == Path::new("-") {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).map(|_| bytes)
-    } else {
-        std::fs::read(path)
+/// The position on line `number` of a file, `None` for a blank or comment line. Comments:
+/// from `%` to the end of a line, and lines that start with `#` or `;`.
+fn parse_line(source: &str, number: usize, line: &str) -> Result<Option<Obf>, ParseError> {
+    let content = line.split('%').next().unwrap_or_default();
+    if content.trim().is_empty() || content.trim_start().starts_with(['#', ';']) {
+        return Ok(None);
     }
-    .map_err(|e| {
-        let source = path.display().to_string();
-        ParseError::new(&source, 0, 0, ParseErrorKind::Io(e.to_string()))
-    })
+    Obf::parse(line)
+        .map(Some)
+        .map_err(|(offset, kind)| ParseError::new(source, number, column(line, offset), kind))
 }
 
-/// Reads and parses an OBF file (`-`: standard input).
+/// The longest line a text input may have, in bytes. An OBF line is about 70 bytes and a
+/// game record a few thousand: a longer line (`/dev/zero`, a binary file) is refused before
+/// it fills the memory.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// The largest input read whole (WTHOR databases, GGF archives), in bytes.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// The file at `path`, or standard input for `-`, buffered.
+fn open(path: &Path) -> Result<Box<dyn std::io::BufRead>, ParseError> {
+    if path == Path::new("-") {
+        return Ok(Box::new(std::io::stdin().lock()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| io_error(path, 0, e.to_string()))?;
+    Ok(Box::new(std::io::BufReader::new(file)))
+}
+
+fn io_error(path: &Path, line: usize, message: String) -> ParseError {
+    ParseError::new(
+        &path.display().to_string(),
+        line,
+        0,
+        ParseErrorKind::Io(message),
+    )
+}
+
+/// Calls `each` with every line of the text file at `path` (`-`: standard input) and its
+/// 1-based number, reading one line at a time, so memory holds one line whatever the
+/// file: a line longer than [`MAX_LINE_BYTES`] or not UTF-8 is an error naming it. The
+/// line ending (`\n` or `\r\n`) and a byte-order mark before the first line are left out.
+pub fn for_each_line(
+    path: &Path,
+    mut each: impl FnMut(usize, &str) -> Result<(), ParseError>,
+) -> Result<(), ParseError> {
+    use std::io::{BufRead, Read};
+    let mut reader = open(path)?;
+    let mut bytes = Vec::new();
+    for number in 1.. {
+        bytes.clear();
+        let read = (&mut reader)
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| io_error(path, number, e.to_string()))?;
+        if read == 0 {
+            break;
+        }
+        if bytes.len() > MAX_LINE_BYTES {
+            return Err(io_error(
+                path,
+                number,
+                format!(
+                    "line longer than {} MiB: not a text of positions",
+                    MAX_LINE_BYTES >> 20
+                ),
+            ));
+        }
+        let text = std::str::from_utf8(&bytes)
+            .map_err(|_| io_error(path, number, "not UTF-8 text".into()))?;
+        let text = text.strip_suffix('\n').unwrap_or(text);
+        let text = text.strip_suffix('\r').unwrap_or(text);
+        let text = if number == 1 {
+            text.strip_prefix('\u{feff}').unwrap_or(text)
+        } else {
+            text
+        };
+        each(number, text)?;
+    }
+    Ok(())
+}
+
+/// The bytes of the file at `path`, or of standard input for `-`, at most
+/// [`MAX_FILE_BYTES`] of them (a larger input is an error, not an allocation).
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, ParseError> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(open(path)?, MAX_FILE_BYTES + 1),
+        &mut bytes,
+    )
+    .map_err(|e| io_error(path, 0, e.to_string()))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(io_error(
+            path,
+            0,
+            format!("larger than {} GiB", MAX_FILE_BYTES >> 30),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Reads and parses an OBF file (`-`: standard input), line by line.
 pub fn read_file(path: &Path) -> Result<Vec<(usize, Obf)>, ParseError> {
     let source = path.display().to_string();
-    let bytes = read_bytes(path)?;
-    let text = std::str::from_utf8(&bytes).map_err(|e| {
-        let line = 1 + bytes[..e.valid_up_to()]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
-        ParseError::new(
-            &source,
-            line,
-            0,
-            ParseErrorKind::Io("not UTF-8 text".into()),
-        )
+    let mut positions = Vec::new();
+    for_each_line(path, |number, line| {
+        if let Some(obf) = parse_line(&source, number, line)? {
+            positions.push((number, obf));
+        }
+        Ok(())
     })?;
-    let positions = parse_text(&source, text)?;
     if positions.is_empty() {
         return Err(ParseError::new(&source, 0, 0, ParseErrorKind::Empty));
     }
@@ -248,6 +323,33 @@ mod tests {
         std::fs::write(&path, [FFO_1.as_bytes(), b"\n% caf\xe9\n"].concat()).unwrap();
         let err = read_file(&path).unwrap_err().to_string();
         assert!(err.ends_with("latin1.obf:2: not UTF-8 text"), "{err}");
+    }
+
+    #[test]
+    fn lines_are_read_one_at_a_time_and_capped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("crlf.obf");
+        std::fs::write(&path, format!("\u{feff}% suite\r\n{FFO_1}\r\n\r\n{FFO_1}")).unwrap();
+        let positions = read_file(&path).unwrap();
+        assert_eq!(positions.iter().map(|p| p.0).collect::<Vec<_>>(), [2, 4]);
+        // A line past the cap (a binary file, /dev/zero) is refused at that line, before it
+        // is held whole.
+        let long = dir.path().join("long.obf");
+        let mut text = format!("{FFO_1}\n").into_bytes();
+        text.resize(text.len() + MAX_LINE_BYTES + 1, 0);
+        std::fs::write(&long, text).unwrap();
+        let err = read_file(&long).unwrap_err().to_string();
+        assert!(
+            err.ends_with("long.obf:2: line longer than 1 MiB: not a text of positions"),
+            "{err}"
+        );
+        let mut lines = 0;
+        for_each_line(&long, |_, _| {
+            lines += 1;
+            Ok(())
+        })
+        .unwrap_err();
+        assert_eq!(lines, 1);
     }
 
     #[test]

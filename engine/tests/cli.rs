@@ -125,6 +125,11 @@ fn bad_input_is_one_line_and_exit_status_2() {
             vec!["solve".into(), empty_file.clone()],
             "no positions (every line is empty or a comment)",
         ),
+        // Input is read a line at a time with a cap (it grew to gigabytes on /dev/zero).
+        (
+            vec!["solve".into(), "/dev/zero".into()],
+            "/dev/zero:1: line longer than 1 MiB",
+        ),
     ];
     for (args, message) in cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();

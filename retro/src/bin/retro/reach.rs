@@ -311,15 +311,12 @@ pub fn reach_one(args: &ReachArgs, out: &mut impl Write) -> Result<(), Failure> 
 
 /// The positions of a check file: per line, the positions to try.
 fn read_check_file(args: &CheckArgs) -> Result<Vec<(usize, Vec<Position>)>, Failure> {
-    let source = args.file.display().to_string();
     let is_csv = args
         .file
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
     let positions: Vec<Vec<Position>> = if is_csv {
-        let text = std::fs::read_to_string(&args.file)
-            .map_err(|e| Failure::Input(format!("{source}: {e}")))?;
-        input::parse_bitboard_csv(&source, &text)?
+        input::read_bitboard_csv(&args.file)?
             .into_iter()
             .map(|(_, board)| {
                 [Color::Black, Color::White]
