@@ -321,3 +321,22 @@ fn score_and_wld_proofs_for_a_whole_file() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// `completions` and `manual` (scripts/install-shell-files.sh) cover every command: the
+/// files are made from the command line itself.
+#[test]
+fn shell_completions_and_man_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(dfpn(&["manual", dir.path().to_str().unwrap()])
+        .status
+        .success());
+    let bash = String::from_utf8(dfpn(&["completions", "bash"]).stdout).unwrap();
+    assert!(dir.path().join("dfpn.1").is_file());
+    for command in ["prove", "score", "wld", "check-proof", "bench"] {
+        assert!(bash.contains(command), "{command}");
+        assert!(
+            dir.path().join(format!("dfpn-{command}.1")).is_file(),
+            "{command}"
+        );
+    }
+}

@@ -56,6 +56,43 @@ pub fn parse_args<C: clap::Parser>() -> Result<C, ExitCode> {
     }
 }
 
+/// `completions SHELL`: the tool's shell completions, written to standard output.
+#[derive(clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell (for the files' places, see scripts/install-shell-files.sh).
+    shell: clap_complete::Shell,
+}
+
+/// `manual DIR`: the tool's man pages, one per command.
+#[derive(clap::Args)]
+pub struct ManualArgs {
+    /// Directory to write TOOL.1 and TOOL-COMMAND.1 into (created if missing).
+    dir: PathBuf,
+}
+
+/// Writes the completions of tool `C` (named as its binary) for the shell asked.
+pub fn completions<C: clap::CommandFactory>(
+    args: &CompletionsArgs,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let mut command = C::command();
+    let name = command.get_name().to_string();
+    clap_complete::generate(args.shell, &mut command, name, out);
+    Ok(())
+}
+
+/// Writes the man pages of tool `C` and of each of its commands into the directory asked.
+pub fn manual<C: clap::CommandFactory>(
+    args: &ManualArgs,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let failed = |e: io::Error| Failure::Input(format!("{}: {e}", args.dir.display()));
+    std::fs::create_dir_all(&args.dir).map_err(failed)?;
+    clap_mangen::generate_to(C::command(), &args.dir).map_err(failed)?;
+    writeln!(out, "man pages written to {}", args.dir.display())?;
+    Ok(())
+}
+
 /// The exit status (and the one-line message) for the outcome of a command.
 pub fn exit_code(program: &str, result: Result<(), Failure>) -> ExitCode {
     match result.and_then(|()| io::stdout().flush().map_err(Failure::from)) {

@@ -948,3 +948,25 @@ fn solve_and_show_read_wthor_and_ggf_games() {
     assert_eq!(error.lines().count(), 1, "{error}");
     assert!(error.contains("--empties is for files of games"), "{error}");
 }
+
+/// `completions` and `manual` (scripts/install-shell-files.sh) cover every command: the
+/// files are made from the command line itself.
+#[test]
+fn shell_completions_and_man_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(engine(&["manual", dir.path().to_str().unwrap()])
+        .status
+        .success());
+    let bash = String::from_utf8(engine(&["completions", "bash"]).stdout).unwrap();
+    assert!(dir.path().join("engine.1").is_file());
+    for command in [
+        "show", "perft", "solve", "analyze", "play", "match", "nboard", "datagen", "train",
+        "probcut", "merge",
+    ] {
+        assert!(bash.contains(command), "{command}");
+        assert!(
+            dir.path().join(format!("engine-{command}.1")).is_file(),
+            "{command}"
+        );
+    }
+}

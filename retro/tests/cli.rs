@@ -103,6 +103,19 @@ fn enumerate_table_by_discs() {
     );
 }
 
+/// Memory stays within the budget plus the floor the help states (100 MiB), here at the
+/// smallest budget, where the floor dominates: 11,922,442 positions spilled to disk.
+#[test]
+fn enumerate_memory_is_the_budget_plus_the_stated_floor() {
+    let output = retro(&["enumerate", "--plies", "10", "--memory-mb", "2", "--json"]);
+    assert!(output.status.success());
+    let rows = json_lines(&output);
+    let last = rows.last().unwrap();
+    assert_eq!(last["positions"], 11_922_442);
+    let peak = last["peak_memory_bytes"].as_u64().unwrap();
+    assert!(peak < (2 + 100) << 20, "peak {peak} bytes");
+}
+
 #[test]
 fn maxmob_json() {
     let output = retro(&["maxmob", "--plies", "4", "--json"]);
@@ -545,4 +558,23 @@ fn check_reads_wthor_games() {
     let output = retro(&["check", db.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("give --empties"));
+}
+
+/// `completions` and `manual` (scripts/install-shell-files.sh) cover every command: the
+/// files are made from the command line itself.
+#[test]
+fn shell_completions_and_man_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(retro(&["manual", dir.path().to_str().unwrap()])
+        .status
+        .success());
+    let bash = String::from_utf8(retro(&["completions", "bash"]).stdout).unwrap();
+    assert!(dir.path().join("retro.1").is_file());
+    for command in ["enumerate", "maxmob", "reach", "check", "sample", "merge"] {
+        assert!(bash.contains(command), "{command}");
+        assert!(
+            dir.path().join(format!("retro-{command}.1")).is_file(),
+            "{command}"
+        );
+    }
 }

@@ -901,3 +901,30 @@ fn curve_rows_resume_and_plot() {
     ]);
     assert_eq!(plot.status.code(), Some(1), "{plot:?}");
 }
+
+/// `completions` and `manual` (scripts/install-shell-files.sh) cover every command: the
+/// files are made from the command line itself.
+#[test]
+fn shell_completions_and_man_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(satgen(&["manual", dir.path().to_str().unwrap()])
+        .status
+        .success());
+    let bash = String::from_utf8(satgen(&["completions", "bash"]).stdout).unwrap();
+    assert!(dir.path().join("satgen.1").is_file());
+    for command in [
+        "emit",
+        "solve",
+        "decode",
+        "cubes",
+        "curve",
+        "curve-plot",
+        "check-proof",
+    ] {
+        assert!(bash.contains(command), "{command}");
+        assert!(
+            dir.path().join(format!("satgen-{command}.1")).is_file(),
+            "{command}"
+        );
+    }
+}

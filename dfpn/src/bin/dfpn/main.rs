@@ -37,8 +37,11 @@ enum Command {
     CheckProof(check::Args),
     /// Each threshold question by df-pn and by null-window alpha-beta, side by side.
     Bench(bench::Args),
+    /// Shell completions (bash, zsh, fish, elvish, powershell) on standard output.
+    Completions(cli::CompletionsArgs),
+    /// Man pages of this tool and each of its commands, written into a directory.
+    Manual(cli::ManualArgs),
 }
-
 /// Search settings shared by the commands that search.
 #[derive(clap::Args)]
 pub struct SearchArgs {
@@ -122,6 +125,7 @@ fn main() -> ExitCode {
         Command::Score(args) | Command::Wld(args) => Some(args.search.threads),
         Command::Bench(args) => Some(args.search.threads),
         Command::CheckProof(args) => args.threads,
+        Command::Completions(_) | Command::Manual(_) => Some(1),
     };
     let pool = match cli::thread_pool(threads) {
         Ok(pool) => pool,
@@ -135,6 +139,8 @@ fn main() -> ExitCode {
             Command::Wld(args) => score::run(&args, true, &mut out),
             Command::CheckProof(args) => check::run(&args, &mut out),
             Command::Bench(args) => bench::run(&args, &mut out),
+            Command::Completions(args) => cli::completions::<Cli>(&args, &mut out),
+            Command::Manual(args) => cli::manual::<Cli>(&args, &mut out),
         }
     });
     cli::exit_code("dfpn", result)

@@ -56,8 +56,11 @@ enum Command {
     /// Put the JSON Lines of `--shard` runs (engine solve, dfpn score/wld) back together:
     /// one table, the totals, the answers checked; missing or repeated shards are errors.
     Merge(merge::Args),
+    /// Shell completions (bash, zsh, fish, elvish, powershell) on standard output.
+    Completions(cli::CompletionsArgs),
+    /// Man pages of this tool and each of its commands, written into a directory.
+    Manual(cli::ManualArgs),
 }
-
 fn main() -> ExitCode {
     let cli: Cli = match cli::parse_args() {
         Ok(cli) => cli,
@@ -76,6 +79,8 @@ fn main() -> ExitCode {
         Command::Train(args) => train::run(&args, &mut out),
         Command::Probcut(args) => probcut::run(&args, &mut out),
         Command::Merge(args) => merge::run(&args, &mut out),
+        Command::Completions(args) => cli::completions::<Cli>(&args, &mut out),
+        Command::Manual(args) => cli::manual::<Cli>(&args, &mut out),
     };
     cli::exit_code("engine", result)
 }

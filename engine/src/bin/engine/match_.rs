@@ -45,6 +45,7 @@ pub struct Args {
     second_selectivity: Selectivity,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Worker threads, each playing its own games (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
     /// One JSON object with the totals.

@@ -45,8 +45,11 @@ enum Command {
     /// The JSON of `check --shard I/N` runs put back together: counts by answer and
     /// method, and (`--estimate`, for random boards) the number of legal positions.
     Merge(merge::MergeArgs),
+    /// Shell completions (bash, zsh, fish, elvish, powershell) on standard output.
+    Completions(cli::CompletionsArgs),
+    /// Man pages of this tool and each of its commands, written into a directory.
+    Manual(cli::ManualArgs),
 }
-
 #[derive(clap::Args)]
 struct SampleArgs {
     /// Disc counts, e.g. 20,24,28.
@@ -142,7 +145,9 @@ struct MaxmobArgs {
 #[derive(clap::Args)]
 pub struct RunArgs {
     /// Memory for the positions being sorted, in MiB; larger levels spill to temporary
-    /// files (in TMPDIR).
+    /// files (in TMPDIR). The process needs up to 100 MiB more whatever the budget (its
+    /// code, the run files' read buffers, each thread's batch), so peak memory is at most
+    /// this plus 100 MiB.
     #[arg(long, default_value_t = 2048, value_parser = cli::parse_memory_mb, allow_hyphen_values = true)]
     pub memory_mb: u64,
     /// Worker threads (default: one per core).
@@ -401,6 +406,8 @@ fn main() -> ExitCode {
         Command::Check(args) => reach::check(&args, &mut out),
         Command::Merge(args) => merge::merge(&args, &mut out),
         Command::Sample(args) => sample(&args, &mut out),
+        Command::Completions(args) => cli::completions::<Cli>(&args, &mut out),
+        Command::Manual(args) => cli::manual::<Cli>(&args, &mut out),
     };
     cli::exit_code("retro", result)
 }

@@ -49,8 +49,11 @@ enum Command {
     /// or varisat's format (`retro check --proof`), told apart by content: VERIFIED, or the
     /// first step that fails (exit 1).
     CheckProof(CheckProofArgs),
+    /// Shell completions (bash, zsh, fish, elvish, powershell) on standard output.
+    Completions(cli::CompletionsArgs),
+    /// Man pages of this tool and each of its commands, written into a directory.
+    Manual(cli::ManualArgs),
 }
-
 #[derive(clap::Args)]
 struct CheckProofArgs {
     /// The CNF (DIMACS).
@@ -897,6 +900,8 @@ fn main() -> ExitCode {
         Command::CheckProof(args) => check_proof(&args, &mut out),
         Command::Curve(args) => curve::run(&args, &mut out),
         Command::CurvePlot(args) => curve::plot(&args, &mut out),
+        Command::Completions(args) => cli::completions::<Cli>(&args, &mut out),
+        Command::Manual(args) => cli::manual::<Cli>(&args, &mut out),
     };
     cli::exit_code("satgen", result)
 }
