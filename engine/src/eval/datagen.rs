@@ -48,7 +48,12 @@ pub struct DatagenOptions {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Label {
     Exact,
+    /// A `D`-ply search's value (files of earlier versions: an even-depth search passes
+    /// the evaluation's side-to-move bias into the label, see `engine debias`).
     Search(u32),
+    /// The mean of the `D`- and `(D-1)`-ply values: the evaluation's bias for the side to
+    /// move enters one with each sign, so it cancels.
+    Paired(u32),
     Outcome,
 }
 
@@ -63,11 +68,12 @@ pub struct Labelled {
 }
 
 impl Label {
-    /// The name in the file: `exact`, `depthD`, `outcome`.
+    /// The name in the file: `exact`, `depthD`, `pairedD`, `outcome`.
     pub fn name(&self) -> String {
         match self {
             Label::Exact => "exact".to_string(),
             Label::Search(d) => format!("depth{d}"),
+            Label::Paired(d) => format!("paired{d}"),
             Label::Outcome => "outcome".to_string(),
         }
     }
@@ -110,10 +116,14 @@ impl Labelled {
         let label = match label {
             "exact" => Label::Exact,
             "outcome" => Label::Outcome,
-            _ => match label.strip_prefix("depth").and_then(|d| d.parse().ok()) {
-                Some(d) => Label::Search(d),
-                None => return Err(format!("unknown label {label:?}")),
-            },
+            _ => {
+                let depth = |prefix: &str| label.strip_prefix(prefix).and_then(|d| d.parse().ok());
+                match (depth("depth"), depth("paired")) {
+                    (Some(d), _) => Label::Search(d),
+                    (_, Some(d)) => Label::Paired(d),
+                    _ => return Err(format!("unknown label {label:?}")),
+                }
+            }
         };
         let game = game
             .parse()
@@ -219,8 +229,8 @@ pub fn play_game(
             continue;
         }
         let (score, label) = if options.label_depth > 0 {
-            let value = shallow_value(eval, board, options.label_depth, -30_000, 30_000);
-            (value.clamp(-6400, 6400), Label::Search(options.label_depth))
+            let value = paired_value(eval, board, options.label_depth);
+            (value.clamp(-6400, 6400), Label::Paired(options.label_depth))
         } else {
             let (at, score) = outcome;
             let sign = if (at - ply) % 2 == 0 { 1 } else { -1 };
@@ -253,6 +263,13 @@ pub fn csv_lines(rows: &[Labelled]) -> String {
     text
 }
 
+/// The label of [`Label::Paired`]: the mean of the `depth`- and `(depth - 1)`-ply values
+/// (hundredths of a disc).
+fn paired_value(eval: &dyn Evaluation, board: &Board, depth: u32) -> i32 {
+    let value = |d| shallow_value(eval, board, d, -30_000, 30_000);
+    (value(depth) + value(depth - 1)).div_euclid(2)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,10 +291,15 @@ mod tests {
         let solver = Solver::new(16);
         let stop = AtomicBool::new(false);
         for index in 0..20 {
-            let rows = play_game(index, &options(), &HandEval, &solver, &stop).unwrap();
+            // Labels by outcome, and (odd games) by paired searches.
+            let options = DatagenOptions {
+                label_depth: (index % 2) as u32 * 2,
+                ..options()
+            };
+            let rows = play_game(index, &options, &HandEval, &solver, &stop).unwrap();
             assert_eq!(
                 rows,
-                play_game(index, &options(), &HandEval, &solver, &stop).unwrap()
+                play_game(index, &options, &HandEval, &solver, &stop).unwrap()
             );
             // Consecutive rows are a legal game from the start.
             assert_eq!(rows[0].board, Board::START);
@@ -304,7 +326,10 @@ mod tests {
                         let sign = if (first_exact - i) % 2 == 0 { 1 } else { -1 };
                         assert_eq!(row.score, sign * rows[first_exact].score);
                     }
-                    Label::Search(_) => unreachable!(),
+                    Label::Paired(d) => {
+                        assert_eq!(row.score, paired_value(&HandEval, &row.board, d))
+                    }
+                    Label::Search(_) => unreachable!("written by earlier versions only"),
                 }
             }
         }

@@ -115,6 +115,15 @@ impl PatternEval {
         isa_dispatch!(self.isa, weight_sum(table, board, features))
     }
 
+    /// Adds `discs` to the constant of `phase` (what every position of the phase gets).
+    pub fn shift_constant(&mut self, phase: usize, discs: f64) {
+        let limit = i16::MAX as f64;
+        let constant = &mut self.tables[phase][patterns::CONSTANT_OFFSET];
+        *constant = (*constant as f64 + discs * SCALE as f64)
+            .round()
+            .clamp(-limit, limit) as i16;
+    }
+
     pub fn encode(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
         for n in [TABLE_SIZE as u32, PHASES as u32, SCALE as u32] {

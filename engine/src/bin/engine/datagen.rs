@@ -20,8 +20,9 @@ pub struct Args {
     /// Positions with at most this many empties are solved exactly.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
     exact_empties: u32,
-    /// Label earlier positions by a search of this depth with --eval; 0: by the game's
-    /// outcome (the exact score of its first solved position).
+    /// Label earlier positions by searches of this depth and one less with --eval (their
+    /// mean, label `pairedD`: the evaluation's bias for the side to move cancels); 0: by
+    /// the game's outcome (the exact score of its first solved position).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=10))]
     label_depth: u32,
     /// Search depth of the self-play moves.

@@ -3,6 +3,7 @@
 
 mod analyze;
 mod datagen;
+mod debias;
 mod match_;
 mod merge;
 mod nboard;
@@ -53,6 +54,9 @@ enum Command {
     Train(train::Args),
     /// Measure how well shallow searches predict exact scores (the ProbCut error model).
     Probcut(probcut::Args),
+    /// Take the side-to-move bias out of weights (per phase, measured by the parity of
+    /// search depth) and write the corrected weights.
+    Debias(debias::Args),
     /// Put the JSON Lines of `--shard` runs (engine solve, dfpn score/wld) back together:
     /// one table, the totals, the answers checked; missing or repeated shards are errors.
     Merge(merge::Args),
@@ -78,6 +82,7 @@ fn main() -> ExitCode {
         Command::Datagen(args) => datagen::run(&args, &mut out),
         Command::Train(args) => train::run(&args, &mut out),
         Command::Probcut(args) => probcut::run(&args, &mut out),
+        Command::Debias(args) => debias::run(&args, &mut out),
         Command::Merge(args) => merge::run(&args, &mut out),
         Command::Completions(args) => cli::completions::<Cli>(&args, &mut out),
         Command::Manual(args) => cli::manual::<Cli>(&args, &mut out),
