@@ -12,6 +12,120 @@ pub fn huge_page_vec<T>(count: usize, make: impl FnMut() -> T) -> Vec<T> {
     vec
 }
 
+/// Types whose all-zero bytes are a valid value: the empty entry of a table.
+///
+/// # Safety
+/// The all-zero bit pattern must be a valid value of the type.
+pub unsafe trait Zeroable {}
+
+/// `len` values of `T`, all zero at first, in memory the system maps only where it is
+/// first written (an anonymous mapping on Unix; zeroed memory from the allocator
+/// elsewhere): a table of gigabytes costs nothing until a search uses it, where filling
+/// it costs about half a second per GiB (results/ffo.md), and huge pages are advised.
+pub struct ZeroedSlice<T: Zeroable> {
+    ptr: std::ptr::NonNull<T>,
+    len: usize,
+}
+
+// SAFETY: the slice owns its values as a Vec would.
+unsafe impl<T: Zeroable + Send> Send for ZeroedSlice<T> {}
+// SAFETY: shared access hands out only `&T`.
+unsafe impl<T: Zeroable + Sync> Sync for ZeroedSlice<T> {}
+
+impl<T: Zeroable> ZeroedSlice<T> {
+    /// `len` zero values (at least one byte is mapped).
+    pub fn new(len: usize) -> ZeroedSlice<T> {
+        let layout = Self::layout(len);
+        let ptr = allocate_zeroed(layout) as *mut T;
+        advise_huge_pages(ptr as usize, layout.size());
+        ZeroedSlice {
+            ptr: std::ptr::NonNull::new(ptr)
+                .unwrap_or_else(|| std::alloc::handle_alloc_error(layout)),
+            len,
+        }
+    }
+
+    /// Whole pages, at least one (what a mapping takes), page-aligned.
+    fn layout(len: usize) -> std::alloc::Layout {
+        const PAGE: usize = 4096;
+        assert!(std::mem::align_of::<T>() <= PAGE);
+        let bytes = len
+            .checked_mul(std::mem::size_of::<T>())
+            .and_then(|b| b.max(1).checked_next_multiple_of(PAGE))
+            .expect("a table that fits the address space");
+        std::alloc::Layout::from_size_align(bytes, PAGE)
+            .expect("a table that fits the address space")
+    }
+}
+
+impl<T: Zeroable> std::ops::Deref for ZeroedSlice<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        // SAFETY: `len` values, zero (valid: `T: Zeroable`) or written since, in memory
+        // this slice owns until it is dropped.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Zeroable> Drop for ZeroedSlice<T> {
+    fn drop(&mut self) {
+        // SAFETY: the values are dropped in place (tables hold atomics: nothing to do,
+        // but a `T` that needs it gets it), then the memory returns whence it came.
+        unsafe {
+            std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(
+                self.ptr.as_ptr(),
+                self.len,
+            ));
+            release(self.ptr.as_ptr() as *mut u8, Self::layout(self.len));
+        }
+    }
+}
+
+/// Zeroed, page-aligned memory of `layout`'s size; null on failure.
+#[cfg(unix)]
+fn allocate_zeroed(layout: std::alloc::Layout) -> *mut u8 {
+    // SAFETY: a new private anonymous mapping (zero-filled by the system); nothing else is
+    // touched.
+    let ptr = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            layout.size(),
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if ptr == libc::MAP_FAILED {
+        std::ptr::null_mut()
+    } else {
+        ptr as *mut u8
+    }
+}
+
+/// # Safety
+/// `ptr` came from [`allocate_zeroed`] with this `layout`.
+#[cfg(unix)]
+unsafe fn release(ptr: *mut u8, layout: std::alloc::Layout) {
+    // SAFETY: the caller's promise: the whole mapping, unmapped once.
+    unsafe { libc::munmap(ptr as *mut libc::c_void, layout.size()) };
+}
+
+#[cfg(not(unix))]
+fn allocate_zeroed(layout: std::alloc::Layout) -> *mut u8 {
+    // SAFETY: the layout has a non-zero size.
+    unsafe { std::alloc::alloc_zeroed(layout) }
+}
+
+/// # Safety
+/// `ptr` came from [`allocate_zeroed`] with this `layout`.
+#[cfg(not(unix))]
+unsafe fn release(ptr: *mut u8, layout: std::alloc::Layout) {
+    // SAFETY: the caller's promise.
+    unsafe { std::alloc::dealloc(ptr, layout) };
+}
+
 #[cfg(target_os = "linux")]
 fn advise_huge_pages(start: usize, bytes: usize) {
     const HUGE: usize = 2 << 20;
@@ -32,6 +146,24 @@ fn advise_huge_pages(_start: usize, _bytes: usize) {}
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn zeroed_slices_start_at_zero_and_keep_what_is_written() {
+        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+        struct Entry([AtomicU64; 3]);
+        // SAFETY: atomics of zero.
+        unsafe impl super::Zeroable for Entry {}
+        for len in [1, 3, 1 << 20] {
+            let slice = super::ZeroedSlice::<Entry>::new(len);
+            assert_eq!(slice.len(), len);
+            assert!(slice
+                .iter()
+                .step_by(4099)
+                .all(|e| e.0[2].load(Relaxed) == 0));
+            slice[len - 1].0[1].store(7, Relaxed);
+            assert_eq!(slice[len - 1].0[1].load(Relaxed), 7);
+        }
+    }
+
     #[test]
     fn values_are_made_in_order() {
         let mut next = 0;

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::cpu::Isa;
-use crate::memory::huge_page_vec;
+use crate::memory::{Zeroable, ZeroedSlice};
 use crate::{isa_dispatch, isa_versions};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -204,7 +204,7 @@ impl Split {
 /// under a sequence lock: a reader that sees a writer at work takes it as a miss, and a
 /// writer that finds another writing drops its entry, so nobody waits.
 pub struct CountTable {
-    buckets: Vec<Bucket>,
+    buckets: ZeroedSlice<Bucket>,
 }
 
 /// Entries are stored only at this remaining depth and above: below it a subtree costs
@@ -217,11 +217,13 @@ const WORDS: usize = 5;
 /// A version (odd while written) and three entries of five words: player, opponent, leaves,
 /// passes, and finished games with the remaining depth in the top byte (0: empty).
 #[repr(align(128))]
-#[derive(Default)]
 struct Bucket {
     version: AtomicU64,
     words: [AtomicU64; ENTRIES * WORDS],
 }
+
+// SAFETY: atomics only; all zero is an idle bucket of empty entries.
+unsafe impl Zeroable for Bucket {}
 
 const DEPTH_SHIFT: u32 = 56;
 
@@ -231,7 +233,7 @@ impl CountTable {
         let fit = ((mb << 20) / std::mem::size_of::<Bucket>() as u64).max(1);
         let count = 1usize << fit.ilog2();
         CountTable {
-            buckets: huge_page_vec(count, Bucket::default),
+            buckets: ZeroedSlice::new(count),
         }
     }
 

@@ -33,6 +33,9 @@ struct Bucket {
     entries: [[AtomicU64; 3]; 2],
 }
 
+// SAFETY: atomics only; all zero is an idle bucket of empty slots.
+unsafe impl crate::memory::Zeroable for Bucket {}
+
 /// Packed data word: lower+64 (8 bits), upper+64 (8), best move (8), empties (8),
 /// generation (8), log2 of nodes spent (8), selectivity (8).
 #[derive(Clone, Copy)]
@@ -72,7 +75,7 @@ impl Data {
 }
 
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: crate::memory::ZeroedSlice<Bucket>,
     /// log2 of the number of buckets.
     index_bits: u32,
     generation: AtomicU64,
@@ -84,10 +87,7 @@ impl TranspositionTable {
         let bytes = megabytes.max(1) << 20;
         let fitting = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let count = 1 << fitting.ilog2();
-        let buckets = crate::memory::huge_page_vec(count, || Bucket {
-            sequence: AtomicU64::new(0),
-            entries: Default::default(),
-        });
+        let buckets = crate::memory::ZeroedSlice::new(count);
         TranspositionTable {
             buckets,
             index_bits: count.ilog2(),
@@ -263,7 +263,7 @@ mod tests {
         // Every distinct position 6 plies from the start (boards that differ in a few
         // nearby squares, where a weak hash clusters) into a table of 64 buckets.
         let small = TranspositionTable {
-            buckets: Vec::new(),
+            buckets: crate::memory::ZeroedSlice::new(0),
             index_bits: 6,
             generation: AtomicU64::new(0),
         };
