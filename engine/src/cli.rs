@@ -168,25 +168,26 @@ pub fn read_json_lines(files: &[std::path::PathBuf]) -> Result<Vec<JsonLine>, Fa
     let mut rows = Vec::new();
     for path in files {
         let file = path.display().to_string();
-        crate::obf::for_each_line(path, |line, text| {
+        let json = |source: &str, line, text: &str| {
             if text.trim().is_empty() {
-                return Ok(());
+                return Ok(None);
             }
-            let value = serde_json::from_str(text).map_err(|e| {
+            serde_json::from_str(text).map(Some).map_err(|e| {
                 ParseError::new(
-                    &file,
+                    source,
                     line,
                     0,
                     ParseErrorKind::Io(format!("not JSON ({e})")),
                 )
-            })?;
+            })
+        };
+        for (line, value) in crate::obf::parse_lines(&file, crate::obf::open(path)?, json)? {
             rows.push(JsonLine {
                 file: file.clone(),
                 line,
                 value,
             });
-            Ok(())
-        })?;
+        }
     }
     Ok(rows)
 }

@@ -201,35 +201,19 @@ pub fn read_possible_positions(
 /// for a header). The side to move is not given: callers decide what colours mean. A file
 /// without a board is an error.
 pub fn parse_bitboard_csv(source: &str, text: &str) -> Result<Vec<(usize, Board)>, ParseError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut boards = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if let Some(board) = parse_bitboard_line(source, i + 1, line)? {
-            boards.push((i + 1, board));
-        }
-    }
-    non_empty(source, boards)
+    obf::non_empty(
+        source,
+        obf::parse_lines(source, text.as_bytes(), parse_bitboard_line)?,
+    )
 }
 
-/// [`parse_bitboard_csv`] of the file at `path` (`-`: standard input), read line by line
-/// ([`obf::for_each_line`]).
+/// [`parse_bitboard_csv`] of the file at `path` (`-`: standard input), read line by line.
 pub fn read_bitboard_csv(path: &Path) -> Result<Vec<(usize, Board)>, ParseError> {
     let source = path.display().to_string();
-    let mut boards = Vec::new();
-    obf::for_each_line(path, |number, line| {
-        if let Some(board) = parse_bitboard_line(&source, number, line)? {
-            boards.push((number, board));
-        }
-        Ok(())
-    })?;
-    non_empty(&source, boards)
-}
-
-fn non_empty<T>(source: &str, items: Vec<T>) -> Result<Vec<T>, ParseError> {
-    if items.is_empty() {
-        return Err(ParseError::new(source, 0, 0, ParseErrorKind::Empty));
-    }
-    Ok(items)
+    obf::non_empty(
+        &source,
+        obf::parse_lines(&source, obf::open(path)?, parse_bitboard_line)?,
+    )
 }
 
 /// The board on line `number` of a bitboard CSV, `None` for a blank, comment or header

@@ -163,15 +163,7 @@ pub fn column(line: &str, offset: usize) -> usize {
 /// Parses every position in `text`, skipping blank and comment lines; `source` names the
 /// text in errors. Returns each position with its 1-based line number.
 pub fn parse_text(source: &str, text: &str) -> Result<Vec<(usize, Obf)>, ParseError> {
-    let mut positions = Vec::new();
-    // A byte-order mark (as some editors write) is not part of the first line.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    for (i, line) in text.lines().enumerate() {
-        if let Some(obf) = parse_line(source, i + 1, line)? {
-            positions.push((i + 1, obf));
-        }
-    }
-    Ok(positions)
+    parse_lines(source, text.as_bytes(), parse_line)
 }
 
 /// The position on line `number` of a file, `None` for a blank or comment line. Comments:
@@ -195,46 +187,44 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 pub const MAX_FILE_BYTES: u64 = 1 << 30;
 
 /// The file at `path`, or standard input for `-`, buffered.
-fn open(path: &Path) -> Result<Box<dyn std::io::BufRead>, ParseError> {
+pub fn open(path: &Path) -> Result<Box<dyn std::io::BufRead>, ParseError> {
     if path == Path::new("-") {
         return Ok(Box::new(std::io::stdin().lock()));
     }
-    let file = std::fs::File::open(path).map_err(|e| io_error(path, 0, e.to_string()))?;
+    let file = std::fs::File::open(path)
+        .map_err(|e| io_error(&path.display().to_string(), 0, e.to_string()))?;
     Ok(Box::new(std::io::BufReader::new(file)))
 }
 
-fn io_error(path: &Path, line: usize, message: String) -> ParseError {
-    ParseError::new(
-        &path.display().to_string(),
-        line,
-        0,
-        ParseErrorKind::Io(message),
-    )
+fn io_error(source: &str, line: usize, message: String) -> ParseError {
+    ParseError::new(source, line, 0, ParseErrorKind::Io(message))
 }
 
-/// Calls `each` with every line of the text file at `path` (`-`: standard input) and its
-/// 1-based number, reading one line at a time, so memory holds one line whatever the
-/// file: a line longer than [`MAX_LINE_BYTES`] or not UTF-8 is an error naming it. The
-/// line ending (`\n` or `\r\n`) and a byte-order mark before the first line are left out.
-pub fn for_each_line(
-    path: &Path,
-    mut each: impl FnMut(usize, &str) -> Result<(), ParseError>,
-) -> Result<(), ParseError> {
+/// What `parse` keeps of each line of `reader` (`source` names it in errors), with the
+/// line's 1-based number. Lines are read one at a time, so memory holds one line whatever
+/// the input: a line longer than [`MAX_LINE_BYTES`] or not UTF-8 is an error naming it.
+/// `parse` sees a line without its ending (`\n` or `\r\n`) and the first line without a
+/// byte-order mark; `None` skips the line.
+pub fn parse_lines<T>(
+    source: &str,
+    mut reader: impl std::io::BufRead,
+    parse: impl Fn(&str, usize, &str) -> Result<Option<T>, ParseError>,
+) -> Result<Vec<(usize, T)>, ParseError> {
     use std::io::{BufRead, Read};
-    let mut reader = open(path)?;
+    let mut parsed = Vec::new();
     let mut bytes = Vec::new();
     for number in 1.. {
         bytes.clear();
         let read = (&mut reader)
             .take(MAX_LINE_BYTES as u64 + 1)
             .read_until(b'\n', &mut bytes)
-            .map_err(|e| io_error(path, number, e.to_string()))?;
+            .map_err(|e| io_error(source, number, e.to_string()))?;
         if read == 0 {
             break;
         }
         if bytes.len() > MAX_LINE_BYTES {
             return Err(io_error(
-                path,
+                source,
                 number,
                 format!(
                     "line longer than {} MiB: not a text of positions",
@@ -243,31 +233,43 @@ pub fn for_each_line(
             ));
         }
         let text = std::str::from_utf8(&bytes)
-            .map_err(|_| io_error(path, number, "not UTF-8 text".into()))?;
+            .map_err(|_| io_error(source, number, "not UTF-8 text".into()))?;
         let text = text.strip_suffix('\n').unwrap_or(text);
         let text = text.strip_suffix('\r').unwrap_or(text);
         let text = if number == 1 {
+            // A byte-order mark (as some editors write) is not part of the first line.
             text.strip_prefix('\u{feff}').unwrap_or(text)
         } else {
             text
         };
-        each(number, text)?;
+        if let Some(value) = parse(source, number, text)? {
+            parsed.push((number, value));
+        }
     }
-    Ok(())
+    Ok(parsed)
+}
+
+/// `items`, or the error that `source` holds none.
+pub fn non_empty<T>(source: &str, items: Vec<T>) -> Result<Vec<T>, ParseError> {
+    if items.is_empty() {
+        return Err(ParseError::new(source, 0, 0, ParseErrorKind::Empty));
+    }
+    Ok(items)
 }
 
 /// The bytes of the file at `path`, or of standard input for `-`, at most
 /// [`MAX_FILE_BYTES`] of them (a larger input is an error, not an allocation).
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, ParseError> {
+    let source = path.display().to_string();
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(
         &mut std::io::Read::take(open(path)?, MAX_FILE_BYTES + 1),
         &mut bytes,
     )
-    .map_err(|e| io_error(path, 0, e.to_string()))?;
+    .map_err(|e| io_error(&source, 0, e.to_string()))?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(io_error(
-            path,
+            &source,
             0,
             format!("larger than {} GiB", MAX_FILE_BYTES >> 30),
         ));
@@ -278,17 +280,7 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, ParseError> {
 /// Reads and parses an OBF file (`-`: standard input), line by line.
 pub fn read_file(path: &Path) -> Result<Vec<(usize, Obf)>, ParseError> {
     let source = path.display().to_string();
-    let mut positions = Vec::new();
-    for_each_line(path, |number, line| {
-        if let Some(obf) = parse_line(&source, number, line)? {
-            positions.push((number, obf));
-        }
-        Ok(())
-    })?;
-    if positions.is_empty() {
-        return Err(ParseError::new(&source, 0, 0, ParseErrorKind::Empty));
-    }
-    Ok(positions)
+    non_empty(&source, parse_lines(&source, open(path)?, parse_line)?)
 }
 
 #[cfg(test)]
@@ -343,13 +335,13 @@ mod tests {
             err.ends_with("long.obf:2: line longer than 1 MiB: not a text of positions"),
             "{err}"
         );
-        let mut lines = 0;
-        for_each_line(&long, |_, _| {
-            lines += 1;
-            Ok(())
-        })
-        .unwrap_err();
-        assert_eq!(lines, 1);
+        let lines = std::cell::Cell::new(0);
+        let counted = |_: &str, _: usize, _: &str| -> Result<Option<()>, ParseError> {
+            lines.set(lines.get() + 1);
+            Ok(None)
+        };
+        parse_lines("long.obf", open(&long).unwrap(), counted).unwrap_err();
+        assert_eq!(lines.get(), 1);
     }
 
     #[test]
