@@ -33,7 +33,7 @@ unsafe impl<T: Zeroable + Send> Send for ZeroedSlice<T> {}
 unsafe impl<T: Zeroable + Sync> Sync for ZeroedSlice<T> {}
 
 impl<T: Zeroable> ZeroedSlice<T> {
-    /// `len` zero values (at least one byte is mapped).
+    /// `len` zero values (at least one page is mapped).
     pub fn new(len: usize) -> ZeroedSlice<T> {
         let layout = Self::layout(len);
         let ptr = allocate_zeroed(layout) as *mut T;

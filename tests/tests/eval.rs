@@ -54,7 +54,7 @@ fn trained_evaluation_predicts_exact_scores() {
 /// The game is a draw (solved by Takizawa, 2023), so the start and the position after a
 /// first move (the four are symmetric) are worth 0: the built-in weights, without the
 /// side-to-move bias that made them about -6 before `engine debias` (the sign flipping
-/// with the depth's parity), stay near 0 at every depth.
+/// with the depth's parity), stay within 3 discs of 0 at every depth tried.
 #[test]
 fn the_start_and_its_replies_evaluate_near_zero() {
     use engine::search::midgame::Midgame;
@@ -67,11 +67,11 @@ fn the_start_and_its_replies_evaluate_near_zero() {
     let after_f5 = Position::START
         .play(Move::Play("f5".parse().unwrap()))
         .unwrap();
-    for (position, depths, limit) in [(Position::START, 4..=10, 3.0), (after_f5, 3..=9, 3.0)] {
+    for (position, depths) in [(Position::START, 4..=10), (after_f5, 3..=9)] {
         for depth in depths {
             let value =
                 search.search(&position.board, depth, -30_000, 30_000, &stop) as f64 / 100.0;
-            assert!(value.abs() < limit, "depth {depth}: {value}");
+            assert!(value.abs() < 3.0, "depth {depth}: {value}");
         }
     }
 }

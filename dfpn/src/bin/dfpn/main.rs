@@ -42,6 +42,7 @@ enum Command {
     /// Man pages of this tool and each of its commands, written into a directory.
     Manual(cli::ManualArgs),
 }
+
 /// Search settings shared by the commands that search.
 #[derive(clap::Args)]
 pub struct SearchArgs {

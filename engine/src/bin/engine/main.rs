@@ -65,6 +65,7 @@ enum Command {
     /// Man pages of this tool and each of its commands, written into a directory.
     Manual(cli::ManualArgs),
 }
+
 fn main() -> ExitCode {
     let cli: Cli = match cli::parse_args() {
         Ok(cli) => cli,

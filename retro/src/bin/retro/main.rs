@@ -50,6 +50,7 @@ enum Command {
     /// Man pages of this tool and each of its commands, written into a directory.
     Manual(cli::ManualArgs),
 }
+
 #[derive(clap::Args)]
 struct SampleArgs {
     /// Disc counts, e.g. 20,24,28.

@@ -54,6 +54,7 @@ enum Command {
     /// Man pages of this tool and each of its commands, written into a directory.
     Manual(cli::ManualArgs),
 }
+
 #[derive(clap::Args)]
 struct CheckProofArgs {
     /// The CNF (DIMACS).
