@@ -83,6 +83,14 @@ impl SatSolver {
         }
     }
 
+    /// Whether its UNSAT comes with a proof that satgen checks (varisat's own; LRAT).
+    pub fn writes_proof(&self) -> bool {
+        match self {
+            SatSolver::Varisat => true,
+            SatSolver::Command { lrat, .. } => *lrat,
+        }
+    }
+
     /// `varisat`, or the command as given.
     pub fn name(&self) -> String {
         match self {
@@ -128,6 +136,10 @@ pub struct Options {
     pub quick_nodes: u64,
     /// UNKNOWN after this long.
     pub time_limit: Option<Duration>,
+    /// Take a solver's UNSAT of the whole question without a checked proof (Kissat's).
+    /// Otherwise only solvers that write proofs run the whole question (varisat where
+    /// none of `solvers` does), and every SAT "no" carries a checked proof.
+    pub trust_unsat: bool,
 }
 
 /// The answer for one position.
@@ -253,8 +265,8 @@ fn backward_found(result: &crate::reach::Reach) -> Found {
 /// cannot be run is an error, unless another racer answered.
 ///
 /// `keep`: where a SAT "no" leaves its question and checked proof (`KEEP.cnf` with
-/// `KEEP.lrat` or `KEEP.varisat`); given, only a checked proof answers "no" (Kissat's
-/// UNSAT is not taken). Without it the proofs are checked and dropped.
+/// `KEEP.lrat` or `KEEP.varisat`); given, only a checked proof answers "no", even with
+/// [`Options::trust_unsat`]. Without it the proofs are checked and dropped.
 pub fn decide(
     frontier: &Frontier,
     position: &Position,
@@ -278,14 +290,17 @@ pub fn decide(
     // The SAT runs, in the order workers take them: per seed, per solver, the parts of
     // the question without passes (where the target's side to move allows it) and without
     // passes before the last `LATE` moves (most real games pass only near the end, if at
-    // all; these formulas are about half the size), then the whole question. A second
-    // varisat run would repeat the first; once a part is UNSAT, its runs (and those of
-    // the parts inside it) are skipped.
+    // all; these formulas are about half the size), then the whole question. Where no game
+    // without passes reaches the target (an odd number of passes), the late part runs
+    // twice, with two seeds, before the whole question: seeds move a solver's time by
+    // 2-4x, and the whole question, twice the size, is rarely first. A second varisat run
+    // would repeat the first; once a part is UNSAT, its runs (and those of the parts
+    // inside it) are skipped.
     const LATE: usize = 12;
     let steps = (position.board.player | position.board.opponent)
         .count_ones()
         .saturating_sub(4) as usize;
-    let parts = [
+    let parts: [Cube; PARTS] = [
         Cube::NO_PASSES,
         Cube {
             first_move: None,
@@ -299,21 +314,35 @@ pub fn decide(
         true,
     ];
     let solvers = &options.solvers;
-    let runs_per_seed = solvers.len() * parts.len();
+    let runs_per_seed = solvers.len() * PARTS;
     let unsat = [AtomicBool::new(false), AtomicBool::new(false)];
     let next_run = std::sync::atomic::AtomicUsize::new(0);
-    let questions: [OnceLock<Target>; 3] = Default::default();
+    let questions: [OnceLock<Target>; PARTS] = Default::default();
     // Solvers that failed to run (a missing program): never tried again.
     let broken: Vec<AtomicBool> = solvers.iter().map(|_| AtomicBool::new(false)).collect();
+    let late_twice = !useful[0] && useful[1];
+    // The whole question's UNSAT is an answer, so it is asked only of solvers that prove
+    // it (unless their word is trusted); where none of them does, the first solver's
+    // turn goes to varisat. The parts' UNSAT only prunes: any solver may ask them.
+    let proof_needed = keep.is_some() || !options.trust_unsat;
+    let varisat_stands_in = proof_needed && !solvers.iter().any(SatSolver::writes_proof);
     let sat_run = |k: usize| {
-        let seed = k / runs_per_seed + 1;
-        let index = k / parts.len() % solvers.len();
-        let solver = &solvers[index];
+        let Run {
+            solver: index,
+            part,
+            seed,
+        } = Run::of(k, solvers.len(), late_twice);
         if broken[index].load(Relaxed) {
             return;
         }
-        let part = k % parts.len();
         let whole = part == parts.len() - 1;
+        let solver = match &solvers[index] {
+            s if whole && proof_needed && !s.writes_proof() => match index {
+                0 if varisat_stands_in => &SatSolver::Varisat,
+                _ => return,
+            },
+            s => s,
+        };
         if (*solver == SatSolver::Varisat && seed > 1)
             || !useful[part]
             || (!whole && unsat[part].load(Relaxed))
@@ -321,7 +350,8 @@ pub fn decide(
             return;
         }
         let target = questions[part].get_or_init(|| encode_target(position, parts[part]));
-        let stop = || done.load(Relaxed);
+        // A part another run refuted meanwhile has nothing left to tell.
+        let stop = || done.load(Relaxed) || (!whole && unsat[part].load(Relaxed));
         let command = solver.command(seed);
         let dimacs =
             |mut out: &mut dyn std::io::Write| satgen::dimacs::write_target(&mut out, target);
@@ -403,8 +433,8 @@ pub fn decide(
                         solver: Some(name),
                         proof,
                     }),
-                    // No proof: an answer only where none was asked to be kept.
-                    Ok(None) if keep.is_none() => settle(Found {
+                    // No proof: an answer only where the solver's word is trusted.
+                    Ok(None) if !proof_needed => settle(Found {
                         reachable: false,
                         method: Method::Sat,
                         witness: None,
@@ -532,6 +562,33 @@ pub fn decide(
     })
 }
 
+/// The parts of the question the race solves: without passes, without passes before the
+/// last moves, whole.
+const PARTS: usize = 3;
+
+/// The race's `k`-th SAT run: which solver, part and seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Run {
+    solver: usize,
+    part: usize,
+    seed: usize,
+}
+
+impl Run {
+    /// Per round, per solver, the parts in order, each with the round's seed (from 1);
+    /// `late_twice`: the first two slots run the late part (1), with two seeds.
+    fn of(k: usize, solvers: usize, late_twice: bool) -> Run {
+        let round = k / (solvers * PARTS);
+        let solver = k / PARTS % solvers;
+        let (part, seed) = match k % PARTS {
+            0 if late_twice => (1, 2 * round + 1),
+            1 if late_twice => (1, 2 * round + 2),
+            slot => (slot, round + 1),
+        };
+        Run { solver, part, seed }
+    }
+}
+
 /// What a checked proof adds to a certificate, and where it was kept.
 type Certified = Option<(String, Option<PathBuf>)>;
 
@@ -590,6 +647,35 @@ fn certify_lrat(cnf: &Path, proof: &Path, keep: Option<&Path>) -> Result<Certifi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runs_cover_each_solver_part_and_seed_once() {
+        let run = |solver, part, seed| Run { solver, part, seed };
+        let first: Vec<Run> = (0..4).map(|k| Run::of(k, 2, true)).collect();
+        assert_eq!(
+            first,
+            [run(0, 1, 1), run(0, 1, 2), run(0, 2, 1), run(1, 1, 1)]
+        );
+        assert_eq!(Run::of(6, 2, false), run(0, 0, 2));
+        for late_twice in [false, true] {
+            let runs: Vec<Run> = (0..60).map(|k| Run::of(k, 2, late_twice)).collect();
+            let distinct: std::collections::HashSet<Run> = runs.iter().copied().collect();
+            assert_eq!(distinct.len(), runs.len());
+            // Every part each solver runs gets seeds 1, 2, ... with none skipped.
+            for solver in 0..2 {
+                for part in 0..PARTS {
+                    let mut seeds: Vec<usize> = runs
+                        .iter()
+                        .filter(|r| r.solver == solver && r.part == part)
+                        .map(|r| r.seed)
+                        .collect();
+                    seeds.sort();
+                    assert!(seeds.iter().enumerate().all(|(i, &s)| s == i + 1));
+                    assert_eq!(seeds.is_empty(), late_twice && part == 0);
+                }
+            }
+        }
+    }
 
     #[test]
     fn kissat_and_cadical_get_seeds_other_commands_run_as_given() {

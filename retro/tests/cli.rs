@@ -465,11 +465,12 @@ fn merge_puts_shards_back_together() {
 }
 
 /// Stand-ins for Kissat (no proof) and CaDiCaL (LRAT, here a false one) that answer UNSAT
-/// to every question, on a reachable position: without `--proof` Kissat's word is taken
-/// and the certificate says it has no proof; with `--proof DIR` it is not taken, and the
-/// false LRAT proof is never taken: UNKNOWN at the time limit, never UNREACHABLE.
+/// to every question, on a reachable position: with `--trust-unsat` Kissat's word is
+/// taken and the certificate says it has no proof; by default and with `--proof DIR` it
+/// is not taken (varisat asks the whole question instead), and the false LRAT proof is
+/// never taken: UNKNOWN at the time limit, never UNREACHABLE.
 #[test]
-fn unsat_without_a_checked_proof_is_not_taken_under_proof() {
+fn unsat_without_a_checked_proof_is_not_taken() {
     let dir = tempfile::tempdir().unwrap();
     let script = |name: &str, version: &str| {
         let path = dir.path().join(name);
@@ -499,7 +500,7 @@ fn unsat_without_a_checked_proof_is_not_taken_under_proof() {
         assert!(output.status.success(), "{output:?}");
         json_lines(&output).remove(0)
     };
-    let row = run(&kissat, &[]);
+    let row = run(&kissat, &["--trust-unsat"]);
     assert_eq!(row["reachable"], false);
     assert!(row["certificate"]
         .as_str()
@@ -507,9 +508,11 @@ fn unsat_without_a_checked_proof_is_not_taken_under_proof() {
         .contains("writes no proof"));
     let with_proofs = ["--proof", proofs.to_str().unwrap()];
     for solver in [&kissat, &cadical] {
-        let row = run(solver, &with_proofs);
-        assert!(row["reachable"].is_null(), "{solver}: {row}");
-        assert_eq!(row["proofs"], serde_json::json!([]));
+        for extra in [&[][..], &with_proofs] {
+            let row = run(solver, extra);
+            assert_ne!(row["reachable"], false, "{solver} {extra:?}: {row}");
+            assert_eq!(row["proofs"], serde_json::json!([]));
+        }
     }
 }
 

@@ -130,6 +130,7 @@ fn decider_answers_by_sat_alone() {
         memo_entries: 1 << 20,
         quick_nodes: 0,
         time_limit: Some(Duration::from_secs(300)),
+        trust_unsat: false,
     };
     for (discs, seed) in [(16, 1), (19, 2), (22, 3)] {
         let p = retro::sample::random_game_positions(discs, 1, seed)[0];

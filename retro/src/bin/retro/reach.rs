@@ -34,11 +34,15 @@ pub struct SearchArgs {
     /// Keep the CNF and the checked proof of each flip-accounting or SAT "no" in this
     /// directory (INDEX.cnf with INDEX.varisat or INDEX.lrat; for a CSV line, one per
     /// side to move: INDEX-black.*, INDEX-white.*), named in the output; `satgen
-    /// check-proof` checks them again. Then only a checked proof makes a SAT "no":
-    /// Kissat's UNSAT, which comes without one, is not taken (race CaDiCaL 1.9 or later,
-    /// which writes LRAT, or varisat).
-    #[arg(long, value_name = "DIR")]
+    /// check-proof` checks them again. Without it the proofs are checked and dropped.
+    #[arg(long, value_name = "DIR", conflicts_with = "trust_unsat")]
     proof: Option<PathBuf>,
+    /// Take a SAT solver's UNSAT without a checked proof. By default every SAT "no"
+    /// carries one: only solvers that write proofs (CaDiCaL 1.9 or later: LRAT; varisat)
+    /// are asked the whole question, varisat standing in where none is raced; Kissat,
+    /// whose proofs satgen does not check, then searches only for games.
+    #[arg(long)]
+    trust_unsat: bool,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -68,6 +72,7 @@ impl SearchArgs {
             time_limit: time_limit
                 .map(|t| cli::seconds(t, "--time-limit"))
                 .transpose()?,
+            trust_unsat: self.trust_unsat,
         })
     }
 }
