@@ -8,9 +8,9 @@
 //! complete search) and SAT solvers on satgen's real-rules question ([`satgen::target`],
 //! complete over every number of passes). The first answer wins and stops the others. Every
 //! "yes" carries a witness game replayed by the core before it is returned; a SAT "no"
-//! carries the solver's proof, checked before it is returned, where the solver writes one
-//! that satgen checks (CaDiCaL 1.9 and later: LRAT; varisat: its own), and says so where
-//! it does not (Kissat).
+//! carries the solver's proof, checked before it is returned (CaDiCaL 1.9 and later:
+//! LRAT; varisat: its own). Only with [`Options::trust_unsat`] is a solver's UNSAT taken
+//! without one (Kissat's), and the certificate then says so.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
