@@ -13,8 +13,9 @@
 //! - bounds: every node keeps proved bounds on its exact score (from leaves' fail-soft
 //!   values, stable discs and children), so a node is solved when its bounds decide `t`,
 //!   whatever the numbers say, and later thresholds reuse them;
-//! - initial numbers from mobility scaled by the evaluation's distance to the threshold
-//!   (mobility alone, or 1/1, to compare);
+//! - initial numbers from mobility scaled by the evaluation's distance to the threshold,
+//!   pushed past the threshold where the alpha-beta table (the selective guess's searches)
+//!   has a bound on the node (mobility alone, or 1/1, to compare);
 //! - a table of bounded memory with garbage collection (see [`crate::table`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -32,6 +33,10 @@ use crate::table::{Table, TableStats};
 /// Discs of evaluation margin over which [`Initial::Evaluation`] grades its numbers
 /// (measured on FFO #40-#52 `wld`: 24, 28 and 32 within noise, 8 and 16 worse).
 const MARGIN_RANGE: i32 = 28;
+
+/// How far beyond the threshold (in discs) [`table_hint`] puts a node the alpha-beta table
+/// has a bound for (measured on FFO #40-#53, #56-#58 `wld`, results/dfpn.md).
+const HINT_MARGIN: i32 = 20;
 
 /// The proof or disproof number of a solved node.
 pub const INFINITE: u32 = u32::MAX;
@@ -544,7 +549,9 @@ impl<'a> Worker<'a> {
             Initial::Unit => (1, 1),
             Initial::Mobility => (1, board.mobility().max(1)),
             Initial::Evaluation => {
-                evaluation_numbers(self.shared.eval.evaluate(board) / 100, t, board.mobility())
+                let value = self.shared.eval.evaluate(board) / 100;
+                let hinted = table_hint(value, self.shared.solver.probe(board), t);
+                evaluation_numbers(hinted, t, board.mobility())
             }
         }
     }
@@ -563,6 +570,19 @@ fn aggregate(aggregation: Aggregation, kids: &[Child]) -> (u32, u32) {
         Aggregation::Sum => open.fold(0u32, |sum, c| sum.saturating_add(c.pn)),
     };
     (pn.min(LARGEST), dn.min(LARGEST))
+}
+
+/// The evaluation `value` of a node moved to at least [`HINT_MARGIN`] beyond the threshold
+/// `t` on the side that the alpha-beta table's bounds put it (the selective guess leaves
+/// them for the nodes near the root, the leaves for theirs): a search, even a selective
+/// one, sees further than the static evaluation. Numbers only: proved bounds come from
+/// the proof-number table alone.
+fn table_hint(value: i32, bounds: Option<engine::search::tt::Bounds>, t: i32) -> i32 {
+    match bounds {
+        Some(b) if b.lower >= t => value.max(t + HINT_MARGIN),
+        Some(b) if b.upper < t => value.min(t - HINT_MARGIN),
+        _ => value,
+    }
 }
 
 /// [`Initial::Evaluation`]'s numbers for a node the evaluation puts at `value` discs,
@@ -660,6 +680,23 @@ mod tests {
             "no move counts as one"
         );
         assert_eq!(evaluation_numbers(64, 0, 3), (1, 3 * 29));
+    }
+
+    #[test]
+    fn table_bounds_move_the_evaluation_past_the_threshold() {
+        let bounds = |lower, upper| {
+            Some(engine::search::tt::Bounds {
+                lower,
+                upper,
+                best: engine::search::tt::NO_MOVE,
+                selectivity: 0,
+            })
+        };
+        assert_eq!(table_hint(-5, bounds(2, 64), 2), 2 + HINT_MARGIN);
+        assert_eq!(table_hint(30, bounds(2, 64), 2), 30, "already further");
+        assert_eq!(table_hint(5, bounds(-64, 0), 2), 2 - HINT_MARGIN);
+        assert_eq!(table_hint(5, bounds(-2, 4), 2), 5, "undecided bounds");
+        assert_eq!(table_hint(5, None, 2), 5);
     }
 
     #[test]

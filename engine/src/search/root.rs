@@ -182,6 +182,12 @@ impl Solver {
         }
     }
 
+    /// What this solver's table knows of `board` (bounds of exact or selective searches,
+    /// and the best move found).
+    pub fn probe(&self, board: &Board) -> Option<crate::search::tt::Bounds> {
+        self.tt.probe(board)
+    }
+
     /// One null-window search: whether the score of `board` exceeds `alpha`. Returns a
     /// fail-soft bound (above `alpha`: the score is at least it; otherwise at most it) and
     /// the nodes searched, or `None` if `stop` was raised. Other tools (dfpn) decide their
