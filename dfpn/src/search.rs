@@ -25,6 +25,7 @@ use std::sync::Arc;
 
 use engine::eval::{Evaluation, PatternEval};
 use engine::search::stability::stable_discs;
+use engine::search::tt::Bounds;
 use engine::search::Solver;
 use engine::{Bitboard, Board, Move};
 
@@ -577,7 +578,7 @@ fn aggregate(aggregation: Aggregation, kids: &[Child]) -> (u32, u32) {
 /// them for the nodes near the root, the leaves for theirs): a search, even a selective
 /// one, sees further than the static evaluation. Numbers only: proved bounds come from
 /// the proof-number table alone.
-fn table_hint(value: i32, bounds: Option<engine::search::tt::Bounds>, t: i32) -> i32 {
+fn table_hint(value: i32, bounds: Option<Bounds>, t: i32) -> i32 {
     match bounds {
         Some(b) if b.lower >= t => value.max(t + HINT_MARGIN),
         Some(b) if b.upper < t => value.min(t - HINT_MARGIN),
@@ -685,7 +686,7 @@ mod tests {
     #[test]
     fn table_bounds_move_the_evaluation_past_the_threshold() {
         let bounds = |lower, upper| {
-            Some(engine::search::tt::Bounds {
+            Some(Bounds {
                 lower,
                 upper,
                 best: engine::search::tt::NO_MOVE,

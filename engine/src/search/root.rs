@@ -11,7 +11,7 @@ use crate::position::Move;
 use crate::search::endgame::{nws_with, pvs_with, Search};
 use crate::search::ordering::MoveList;
 use crate::search::stability;
-use crate::search::tt::{TranspositionTable, NO_MOVE};
+use crate::search::tt::{Bounds, TranspositionTable, NO_MOVE};
 use crate::square::Square;
 
 /// Empties from which the exact search is preceded by selective ones. From 18 rather than
@@ -184,7 +184,7 @@ impl Solver {
 
     /// What this solver's table knows of `board` (bounds of exact or selective searches,
     /// and the best move found).
-    pub fn probe(&self, board: &Board) -> Option<crate::search::tt::Bounds> {
+    pub fn probe(&self, board: &Board) -> Option<Bounds> {
         self.tt.probe(board)
     }
 
