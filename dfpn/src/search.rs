@@ -436,7 +436,12 @@ impl<'a> Worker<'a> {
                     }
                 }
             } else {
-                let mut kids: ArrayVec<Child, 32> = children(board)
+                let boards = children(board);
+                for (_, child) in &boards {
+                    self.shared.table.prefetch(child);
+                    self.shared.solver.prefetch(child);
+                }
+                let mut kids: ArrayVec<Child, 32> = boards
                     .into_iter()
                     .map(|(mv, b)| self.child(mv, b, 2 - t))
                     .collect();

@@ -188,6 +188,11 @@ impl Solver {
         self.tt.probe(board)
     }
 
+    /// Starts loading what [`Solver::probe`] will read of `board` into the cache.
+    pub fn prefetch(&self, board: &Board) {
+        self.tt.prefetch(board)
+    }
+
     /// One null-window search: whether the score of `board` exceeds `alpha`. Returns a
     /// fail-soft bound (above `alpha`: the score is at least it; otherwise at most it) and
     /// the nodes searched, or `None` if `stop` was raised. Other tools (dfpn) decide their
