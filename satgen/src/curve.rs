@@ -36,6 +36,9 @@ pub struct Point {
     pub lower: u32,
     /// The witness game (moves in the `f5d6` form, `ps` for a pass).
     pub witness: String,
+    /// Whether the witness was given (a known game, replayed by the core like the
+    /// solver's) rather than found: the climb then starts at its count.
+    pub witness_given: bool,
     /// The fewest moves proven impossible (UNSAT), if any.
     pub impossible: Option<u32>,
     pub questions: Vec<Asked>,
@@ -61,9 +64,12 @@ pub fn question(ply: usize, mobility: u32) -> Question {
 
 /// Climbs to the maximum at `ply`, asking `solve` each question (with its encoding); its
 /// outcome and, for an UNSAT, where the proof was kept. Ends at the maximum or at the
-/// first question `solve` leaves unanswered (`Outcome::Stopped`).
+/// first question `solve` leaves unanswered (`Outcome::Stopped`). A `known` game of
+/// exactly `ply` plies (a published witness) is the first witness: the climb asks one
+/// move more than it reaches.
 pub fn climb(
     ply: usize,
+    known: Option<&[Move]>,
     mut solve: impl FnMut(&Question, &Encoded) -> Result<(Outcome, Option<String>), String>,
 ) -> Result<Point, String> {
     let start = std::time::Instant::now();
@@ -73,12 +79,27 @@ pub fn climb(
         max: None,
         lower: 0,
         witness: String::new(),
+        witness_given: false,
         impossible: None,
         questions: Vec::new(),
         seconds: 0.0,
     };
-    // Any position has at least 0 moves: the first question asks for 1.
+    // Any position has at least 0 moves: without a known game the first question asks
+    // for 1.
     let mut witnessed = false;
+    if let Some(game) = known {
+        if game.len() != ply {
+            return Err(format!(
+                "ply {ply}: the given game has {} plies",
+                game.len()
+            ));
+        }
+        point.lower =
+            replayed_mobility(game).map_err(|e| format!("ply {ply}: the given game: {e}"))?;
+        point.witness = engine::game::format_moves(game);
+        point.witness_given = true;
+        witnessed = true;
+    }
     loop {
         let wanted = point.lower + u32::from(witnessed);
         if point.impossible == Some(wanted) {
@@ -165,7 +186,7 @@ mod tests {
     #[test]
     fn first_points_match_brute_force() {
         for ply in 0..=6 {
-            let point = climb(ply, |_, encoded| {
+            let point = climb(ply, None, |_, encoded| {
                 let model = crate::solve::varisat(&encoded.formula);
                 Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
             })
@@ -184,7 +205,7 @@ mod tests {
     #[test]
     fn a_stopped_question_leaves_the_bounds() {
         let mut asked = 0;
-        let point = climb(4, |_, encoded| {
+        let point = climb(4, None, |_, encoded| {
             asked += 1;
             Ok(if asked == 1 {
                 let model = crate::solve::varisat(&encoded.formula).unwrap();
@@ -199,5 +220,29 @@ mod tests {
         assert_eq!(point.impossible, None);
         assert_eq!(point.questions.len(), 2);
         assert_eq!(point.questions[1].result, "UNKNOWN");
+    }
+
+    /// A known game starts the climb at its count: the first question asks one more; a
+    /// game of another length, or whose side to move is not the ply's, is refused.
+    #[test]
+    fn a_known_game_starts_the_climb() {
+        let game = engine::Game::replay(Position::START, "f5d6c3d3c4").unwrap();
+        let reached = game.last().board.mobility();
+        let mut first = None;
+        let point = climb(5, Some(&game.moves), |q, encoded| {
+            first.get_or_insert(q.mobility as u32);
+            let model = crate::solve::varisat(&encoded.formula);
+            Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
+        })
+        .unwrap();
+        assert_eq!(first, Some(reached + 1));
+        assert_eq!(point.max, Some(brute_force(&engine::Board::START, 5)));
+        assert!(point.lower >= reached);
+        let never = |_: &Question, _: &Encoded| -> Result<(Outcome, Option<String>), String> {
+            unreachable!("no question for a refused game")
+        };
+        assert!(climb(4, Some(&game.moves), never).is_err());
+        let with_pass = [Move::Pass];
+        assert!(climb(1, Some(&with_pass), never).is_err());
     }
 }

@@ -9,6 +9,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use engine::cli::{self, Failure};
+use engine::Move;
 use rayon::prelude::*;
 use satgen::curve::{climb, Point};
 
@@ -30,6 +31,12 @@ pub struct Args {
     /// an interrupted run goes on where it stopped.
     #[arg(long, value_name = "FILE")]
     done: Vec<PathBuf>,
+    /// Known games (one per line, `label;` before the moves optional, `%` comments, as
+    /// problems/mobility33-witnesses.txt): at each ply, the best of their positions after
+    /// that many plies (forced passes counted) is the first witness, and the climb starts
+    /// one move above it.
+    #[arg(long, value_name = "FILE")]
+    witnesses: Option<PathBuf>,
     /// Seconds per question; a point whose question runs out keeps its bounds (max null).
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
@@ -74,6 +81,36 @@ fn line(point: &Point) -> String {
     )
 }
 
+/// The games of a `--witnesses` file, with forced passes.
+fn known_games(path: &std::path::Path) -> Result<Vec<engine::Game>, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('%'))
+        .map(|(i, l)| {
+            let moves = l.rsplit(';').next().unwrap_or(l).trim();
+            engine::Game::replay(engine::Position::START, moves).map_err(|(offset, kind)| {
+                Failure::Input(format!(
+                    "{}:{}: move at byte {offset} of the moves: {kind}",
+                    path.display(),
+                    i + 1
+                ))
+            })
+        })
+        .collect()
+}
+
+/// The first `ply` moves of the game whose position after them gives its side to move the
+/// most legal moves, if any game is that long.
+fn best_known(games: &[engine::Game], ply: usize) -> Option<&[Move]> {
+    games
+        .iter()
+        .filter(|g| g.moves.len() >= ply)
+        .max_by_key(|g| g.positions[ply].board.mobility())
+        .map(|g| &g.moves[..ply])
+}
+
 /// The plies whose maximum the files give.
 fn answered(files: &[PathBuf]) -> Result<Vec<usize>, Failure> {
     let mut plies = Vec::new();
@@ -101,6 +138,10 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         .map(|s| cli::seconds(s, "--time-limit"))
         .transpose()?;
     let skip = answered(&args.done)?;
+    let known = match &args.witnesses {
+        Some(path) => known_games(path)?,
+        None => Vec::new(),
+    };
     let plies: Vec<usize> = (args.from as usize..=args.to as usize)
         .enumerate()
         .filter(|(k, _)| args.shard.is_none_or(|(i, n)| k % n == i - 1))
@@ -127,7 +168,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                         if interrupt.load(Relaxed) || failure.lock().expect("no panics").is_some() {
                             return;
                         }
-                        match point(args, ply, limit, &interrupt) {
+                        match point(args, ply, best_known(&known, ply), limit, &interrupt) {
                             Ok(point) => {
                                 let text = if args.json {
                                     serde_json::to_string(&point).expect("a point serialises")
@@ -166,10 +207,11 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
 fn point(
     args: &Args,
     ply: usize,
+    known: Option<&[Move]>,
     limit: Option<Duration>,
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<Point, String> {
-    climb(ply, |q, encoded| {
+    climb(ply, known, |q, encoded| {
         let asked = Instant::now();
         let stop = || interrupt.load(Relaxed) || limit.is_some_and(|l| asked.elapsed() >= l);
         let name = format!("ply-{ply:02}-mobility-{:02}", q.mobility);
