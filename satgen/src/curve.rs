@@ -134,6 +134,7 @@ pub fn climb(
                 }
                 point.lower = mobility;
                 point.witness = engine::game::format_moves(&game.moves);
+                point.witness_given = false;
                 witnessed = true;
             }
             Outcome::Unsat => point.impossible = Some(wanted),
@@ -237,7 +238,11 @@ mod tests {
         .unwrap();
         assert_eq!(first, Some(reached + 1));
         assert_eq!(point.max, Some(brute_force(&engine::Board::START, 5)));
-        assert!(point.lower >= reached);
+        assert!(
+            point.lower > reached,
+            "f5d6c3d3c4 is not the best after 5 plies"
+        );
+        assert!(!point.witness_given);
         let never = |_: &Question, _: &Encoded| -> Result<(Outcome, Option<String>), String> {
             unreachable!("no question for a refused game")
         };

@@ -238,7 +238,7 @@ fn encodings_follow_the_core_through_passes() {
 fn curve_matches_the_enumeration() {
     let exhaustive = retro::maxmob::max_mobility_by_ply(6, 1 << 20).unwrap();
     for m in exhaustive {
-        let point = satgen::curve::climb(m.ply, |_, encoded| {
+        let point = satgen::curve::climb(m.ply, None, |_, encoded| {
             let model = satgen::solve::varisat(&encoded.formula);
             Ok((
                 model.map_or(satgen::solve::Outcome::Unsat, satgen::solve::Outcome::Sat),
