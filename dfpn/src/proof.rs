@@ -280,7 +280,7 @@ pub enum CheckError {
 }
 
 /// Leaves with more empties than this are refused by default: `dfpn prove` makes leaves of
-/// at most `--leaf-empties` (14 by default) empties, and an alpha-beta check of a leaf far
+/// at most `--leaf-empties` (16 by default) empties, and an alpha-beta check of a leaf far
 /// from the end (a hostile or broken file: the start position as a leaf) would not end.
 pub const CHECK_LEAF_EMPTIES: u32 = 24;
 

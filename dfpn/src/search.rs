@@ -87,7 +87,10 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            leaf_empties: 14,
+            // 16 rather than 14: fforum-40-59 wld on two threads 336 s against 448 s, most
+            // of it on #55, whose "at least 2" expanded 58 M proof-number nodes at 14
+            // (results/dfpn.md, session 30).
+            leaf_empties: 16,
             initial: Initial::Evaluation,
             aggregation: Aggregation::Weak,
             epsilon: 0.25,
