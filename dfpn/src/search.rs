@@ -87,9 +87,9 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            // 16 rather than 14: fforum-40-59 wld on two threads 336 s against 448 s, most
-            // of it on #55, whose "at least 2" expanded 58 M proof-number nodes at 14
-            // (results/dfpn.md, session 30).
+            // 16 rather than 14: on the hard questions (a draw's disproof) smaller leaves
+            // leave millions of proof-number nodes, each far dearer than an alpha-beta
+            // node (measured in results/dfpn.md, session 30).
             leaf_empties: 16,
             initial: Initial::Evaluation,
             aggregation: Aggregation::Weak,

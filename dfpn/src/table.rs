@@ -86,10 +86,14 @@ impl Table {
         }
     }
 
+    /// The bucket `board` belongs in.
+    fn home(&self, board: &Board) -> &Mutex<Bucket> {
+        &self.buckets[board.hash() as usize & self.mask]
+    }
+
     fn bucket(&self, board: &Board) -> MutexGuard<'_, Bucket> {
-        let index = board.hash() as usize & self.mask;
         // A thread that panicked holding a bucket left whole entries: keep using them.
-        self.buckets[index]
+        self.home(board)
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
@@ -102,7 +106,7 @@ impl Table {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let start = &self.buckets[board.hash() as usize & self.mask] as *const Mutex<Bucket>;
+            let start = self.home(board) as *const Mutex<Bucket>;
             let bytes = std::mem::size_of::<Mutex<Bucket>>();
             for offset in (0..bytes).step_by(64).chain([bytes - 1]) {
                 // SAFETY: a prefetch is only a hint; it never faults, whatever the address

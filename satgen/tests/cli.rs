@@ -902,9 +902,9 @@ fn curve_rows_resume_and_plot() {
     assert_eq!(plot.status.code(), Some(1), "{plot:?}");
 }
 
-/// `curve --witnesses`: a known game starts its ply's climb (the row says the witness was
-/// given, and the first question asks one move more than it reaches); a file with a move
-/// that is not legal is refused with its file and line, exit 2.
+/// `curve --witnesses`: a known game starts its ply's climb (the first question asks one
+/// move more than it reaches; the row says whether its witness is still the given game);
+/// a file with a move that is not legal is refused with its file and line, exit 2.
 #[test]
 fn curve_starts_from_known_games() {
     let dir = tempfile::tempdir().unwrap();
