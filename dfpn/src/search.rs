@@ -13,7 +13,8 @@
 //! - bounds: every node keeps proved bounds on its exact score (from leaves' fail-soft
 //!   values, stable discs and children), so a node is solved when its bounds decide `t`,
 //!   whatever the numbers say, and later thresholds reuse them;
-//! - initial numbers from mobility scaled by the evaluation's distance to the threshold,
+//! - initial numbers from mobility scaled by the evaluation's distance to the threshold
+//!   (near the root, the value of the engine's move-ordering search),
 //!   pushed past the threshold where the alpha-beta table (the selective guess's searches)
 //!   has a bound on the node (mobility alone, or 1/1, to compare);
 //! - a table of bounded memory with garbage collection (see [`crate::table`]).
@@ -24,6 +25,7 @@ use arrayvec::ArrayVec;
 use std::sync::Arc;
 
 use engine::eval::{Evaluation, PatternEval};
+use engine::search::ordering::{shallow_value, sort_depth};
 use engine::search::stability::stable_discs;
 use engine::search::tt::Bounds;
 use engine::search::Solver;
@@ -38,6 +40,13 @@ const MARGIN_RANGE: i32 = 28;
 /// How far beyond the threshold (in discs) [`table_hint`] puts a node the alpha-beta table
 /// has a bound for (measured on FFO #40-#53, #56-#58 `wld`, results/dfpn.md).
 const HINT_MARGIN: i32 = 20;
+
+/// Empties of a node from which its children are graded by a shallow search rather than
+/// the static evaluation ([`Worker::value`]). The alpha-beta search ranks by searches from
+/// [`engine::search::ordering::SHALLOW_SORT_MIN`], but a proof-number tree holds many more
+/// nodes just above its leaves than an alpha-beta tree does, and there the searches cost
+/// more than they save (measured in results/dfpn.md, session 31).
+const SHALLOW_FROM: u32 = 24;
 
 /// The proof or disproof number of a solved node.
 pub const INFINITE: u32 = u32::MAX;
@@ -377,6 +386,8 @@ struct Worker<'a> {
     parallel: bool,
     /// The report, with the counters before this search (one thread reports).
     progress: Option<(&'a mut ProgressReport, Stats)>,
+    /// Shallow-search values of the children met, read again at every re-expansion.
+    values: ValueCache,
 }
 
 impl<'a> Worker<'a> {
@@ -396,6 +407,7 @@ impl<'a> Worker<'a> {
             stop,
             parallel: threads > 1,
             progress: None,
+            values: ValueCache::new(),
         }
     }
 
@@ -510,7 +522,7 @@ impl<'a> Worker<'a> {
     }
 
     /// What is known of a child for threshold `t` before searching it.
-    fn child(&self, mv: Move, board: Board, t: i32) -> Child {
+    fn child(&mut self, mv: Move, board: Board, t: i32) -> Child {
         let (lower, upper, stored, busy) = match self.shared.table.get(&board) {
             Some(e) => (
                 e.lower as i32,
@@ -553,16 +565,65 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn initial_numbers(&self, board: &Board, t: i32) -> (u32, u32) {
+    fn initial_numbers(&mut self, board: &Board, t: i32) -> (u32, u32) {
         match self.shared.options.initial {
             Initial::Unit => (1, 1),
             Initial::Mobility => (1, board.mobility().max(1)),
             Initial::Evaluation => {
-                let value = self.shared.eval.evaluate(board) / 100;
+                let value = self.value(board) / 100;
                 let hinted = table_hint(value, self.shared.solver.probe(board), t);
                 evaluation_numbers(hinted, t, board.mobility())
             }
         }
+    }
+
+    /// The evaluation of `board` (hundredths of a disc) that grades its initial numbers:
+    /// where its parent has [`SHALLOW_FROM`] empties or more, the engine's ordering search
+    /// from it (as deep as the alpha-beta search ranks the same children); the static
+    /// evaluation alone misjudges them there, and a wrong first choice costs a whole
+    /// failed subtree.
+    fn value(&mut self, board: &Board) -> i32 {
+        let parent_empties = board.empty_count() + 1;
+        if parent_empties < SHALLOW_FROM {
+            return self.shared.eval.evaluate(board);
+        }
+        if let Some(value) = self.values.get(board) {
+            return value;
+        }
+        let depth = sort_depth(parent_empties);
+        let value = shallow_value(&*self.shared.eval, board, depth, -30_000, 30_000);
+        self.values.put(board, value);
+        value
+    }
+}
+
+/// A direct-mapped cache of shallow-search values, one per thread: a node's unexpanded
+/// children are graded again at each of its expansions, and their searches would
+/// otherwise be repeated every time.
+struct ValueCache {
+    slots: Vec<(u64, u64, i32)>,
+}
+
+impl ValueCache {
+    const SLOTS: usize = 1 << 16;
+
+    fn new() -> ValueCache {
+        ValueCache {
+            slots: vec![(0, 0, 0); Self::SLOTS],
+        }
+    }
+
+    fn slot(board: &Board) -> usize {
+        board.hash() as usize & (Self::SLOTS - 1)
+    }
+
+    fn get(&self, board: &Board) -> Option<i32> {
+        let (player, opponent, value) = self.slots[Self::slot(board)];
+        (player == board.player && opponent == board.opponent).then_some(value)
+    }
+
+    fn put(&mut self, board: &Board, value: i32) {
+        self.slots[Self::slot(board)] = (board.player, board.opponent, value);
     }
 }
 
@@ -706,6 +767,28 @@ mod tests {
         assert_eq!(table_hint(5, bounds(-64, 0), 2), 2 - HINT_MARGIN);
         assert_eq!(table_hint(5, bounds(-2, 4), 2), 5, "undecided bounds");
         assert_eq!(table_hint(5, None, 2), 5);
+    }
+
+    #[test]
+    fn the_value_cache_answers_only_for_the_board_it_holds() {
+        let mut cache = ValueCache::new();
+        let start = Board::START;
+        let after_f5 = children(&start)[0].1;
+        assert_eq!(cache.get(&start), None);
+        cache.put(&start, -37);
+        assert_eq!(cache.get(&start), Some(-37));
+        assert_eq!(cache.get(&after_f5), None);
+        // A board of the same slot takes it over.
+        let rival = (1..)
+            .map(|bit| Board {
+                player: 1 << (bit % 64),
+                opponent: bit,
+            })
+            .find(|b| ValueCache::slot(b) == ValueCache::slot(&start))
+            .expect("a board in the same slot");
+        cache.put(&rival, 5);
+        assert_eq!(cache.get(&start), None);
+        assert_eq!(cache.get(&rival), Some(5));
     }
 
     #[test]

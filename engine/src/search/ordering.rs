@@ -111,6 +111,20 @@ fn corner_stability(p: u64) -> i32 {
 /// 14.7 s (1 thread), #55-#58 from 411 to 313 s (2 threads); per 5 was slower again.
 const MAX_SORT_DEPTH: u32 = 6;
 
+/// Empties from which a node's moves are ranked by a shallow search of each child
+/// ([`sort_depth`] plies) rather than by the child's evaluation.
+pub const SHALLOW_SORT_MIN: u32 = 18;
+
+/// The depth of the search that ranks the children of a node with `empties` empties (from
+/// [`SHALLOW_SORT_MIN`]): 2 plies up to 23 empties, then one per 4 empties above 12.
+/// Session 18 raised 18-19 from 1 ply to 2 (results/ffo.md).
+pub fn sort_depth(empties: u32) -> u32 {
+    match empties {
+        ..=23 => 2,
+        _ => ((empties - 12) / 4).min(MAX_SORT_DEPTH),
+    }
+}
+
 /// A `depth`-ply alpha-beta estimate with the evaluation (for ordering only), fail-soft.
 pub fn shallow_value(
     eval: &dyn Evaluation,
@@ -237,15 +251,6 @@ impl MoveList {
         }
         let odd = odd_quadrants(board.empties());
         let empties = board.empty_count();
-        // The ordering search's depth (used from 18 empties; below, the evaluation alone):
-        // 2 plies up to 23 empties, then one per 4 empties above 12. Session 18 raised 18-19
-        // from 1 ply to 2 (1 thread: FFO #40-#47 303.4 -> 284.3 M nodes, #48-#52 868.5 ->
-        // 820.2 M, #53 1.113 -> 1.027 G; fforum-40-59 on 2 threads, side by side, 222.0 ->
-        // 218.8 s at 19 alone, then 261.2 -> 256.0 s with 18 too, at a noisier hour).
-        let sort_depth = match empties {
-            ..=23 => 2,
-            _ => ((empties - 12) / 4).min(MAX_SORT_DEPTH),
-        };
         // The children's features are the parent's updated by each move (Features).
         let features = (empties >= 14).then(|| Features::of(board));
         for (sq, child, score) in self.entries.iter_mut().filter(|e| e.2 == UNRANKED) {
@@ -267,12 +272,12 @@ impl MoveList {
                     let flipped = board.opponent & child.opponent;
                     let child_features = features.after_move(sq.index(), flipped);
                     -match empties {
-                        0..18 => eval.evaluate_features(child, &child_features),
+                        0..SHALLOW_SORT_MIN => eval.evaluate_features(child, &child_features),
                         _ => shallow_value_from(
                             eval,
                             child,
                             &child_features,
-                            sort_depth,
+                            sort_depth(empties),
                             -30_000,
                             30_000,
                         ),
