@@ -251,6 +251,7 @@ impl MoveList {
         }
         let odd = odd_quadrants(board.empties());
         let empties = board.empty_count();
+        let depth = sort_depth(empties);
         // The children's features are the parent's updated by each move (Features).
         let features = (empties >= 14).then(|| Features::of(board));
         for (sq, child, score) in self.entries.iter_mut().filter(|e| e.2 == UNRANKED) {
@@ -273,14 +274,9 @@ impl MoveList {
                     let child_features = features.after_move(sq.index(), flipped);
                     -match empties {
                         0..SHALLOW_SORT_MIN => eval.evaluate_features(child, &child_features),
-                        _ => shallow_value_from(
-                            eval,
-                            child,
-                            &child_features,
-                            sort_depth(empties),
-                            -30_000,
-                            30_000,
-                        ),
+                        _ => {
+                            shallow_value_from(eval, child, &child_features, depth, -30_000, 30_000)
+                        }
                     } / 3
                 }
             };
