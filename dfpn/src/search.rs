@@ -196,6 +196,9 @@ pub struct Prover {
     stats: Stats,
     /// Called every [`PROGRESS_INTERVAL`] expansions with the counters so far.
     progress: Option<ProgressReport>,
+    /// One [`ValueCache`] per thread, kept from question to question: the values depend
+    /// on the board alone, and a position's thresholds meet the same children.
+    values: Vec<ValueCache>,
 }
 
 /// What the threads of a search share.
@@ -224,6 +227,7 @@ impl Prover {
             },
             stats: Stats::default(),
             progress: None,
+            values: Vec::new(),
         }
     }
 
@@ -309,7 +313,12 @@ impl Prover {
         let shared = &self.shared;
         let before = self.stats;
         let progress = self.progress.as_mut();
-        let run = |worker: &mut Worker| {
+        if self.values.len() < threads {
+            self.values.resize_with(threads, ValueCache::new);
+        }
+        let (main_values, other_values) = self.values.split_first_mut().expect("a cache");
+        let (finished, published) = (&finished, &published);
+        let run = &|worker: &mut Worker| {
             let root = worker.mid(board, t, LARGEST, LARGEST);
             if !finished.swap(true, Relaxed) {
                 *first.lock().expect("not poisoned") = Some(root);
@@ -318,14 +327,14 @@ impl Prover {
         };
         // Every thread publishes all its counters before it ends (`run`).
         std::thread::scope(|scope| {
-            for _ in 1..threads {
-                scope.spawn(|| {
+            for values in other_values.iter_mut().take(threads - 1) {
+                scope.spawn(move || {
                     run(&mut Worker::new(
-                        shared, &finished, stop, &published, threads,
+                        shared, finished, stop, published, threads, values,
                     ))
                 });
             }
-            let mut worker = Worker::new(shared, &finished, stop, &published, threads);
+            let mut worker = Worker::new(shared, finished, stop, published, threads, main_values);
             worker.progress = progress.map(|report| (report, before));
             run(&mut worker);
         });
@@ -387,7 +396,7 @@ struct Worker<'a> {
     /// The report, with the counters before this search (one thread reports).
     progress: Option<(&'a mut ProgressReport, Stats)>,
     /// Shallow-search values of the children met, read again at every re-expansion.
-    values: ValueCache,
+    values: &'a mut ValueCache,
 }
 
 impl<'a> Worker<'a> {
@@ -397,6 +406,7 @@ impl<'a> Worker<'a> {
         stop: &'a AtomicBool,
         published: &'a Published,
         threads: usize,
+        values: &'a mut ValueCache,
     ) -> Worker<'a> {
         Worker {
             shared,
@@ -407,7 +417,7 @@ impl<'a> Worker<'a> {
             stop,
             parallel: threads > 1,
             progress: None,
-            values: ValueCache::new(),
+            values,
         }
     }
 
@@ -598,8 +608,8 @@ impl<'a> Worker<'a> {
 }
 
 /// A direct-mapped cache of shallow-search values, one per thread: a node's unexpanded
-/// children are graded again at each of its expansions, and their searches would
-/// otherwise be repeated every time.
+/// children are graded again at each of its expansions, and at each threshold asked of
+/// the position, and their searches would otherwise be repeated every time.
 struct ValueCache {
     slots: Vec<(u64, u64, i32)>,
 }
