@@ -120,7 +120,7 @@ impl Prover {
         });
         seen.insert((board, t), node);
         let kids = children(&board);
-        if kids.is_empty() || board.empty_count() <= self.options().leaf_empties {
+        if kids.is_empty() || self.is_leaf(&board, t) {
             return Some(node);
         }
         let backing: Vec<(Move, Board)> = if holds {
@@ -511,6 +511,7 @@ mod tests {
     fn small_prover() -> Prover {
         Prover::new(Options {
             leaf_empties: 6,
+            easy_leaf_empties: 0,
             table_mb: 4,
             leaf_table_mb: 4,
             ..Options::default()

@@ -9,7 +9,9 @@
 //! - the 1+epsilon trick: the best child may run until its number exceeds the second best
 //!   by a factor, not by one, which stops the search oscillating between close siblings;
 //! - exact leaves: at `leaf_empties` or fewer empties the engine's null-window alpha-beta
-//!   decides the question (orders of magnitude cheaper per node than proof numbers);
+//!   decides the question (orders of magnitude cheaper per node than proof numbers), and
+//!   up to `easy_leaf_empties` where the evaluation lies far from the threshold (a
+//!   proof-number tree gains nothing where the answer is all but known);
 //! - bounds: every node keeps proved bounds on its exact score (from leaves' fail-soft
 //!   values, stable discs and children), so a node is solved when its bounds decide `t`,
 //!   whatever the numbers say, and later thresholds reuse them;
@@ -78,6 +80,10 @@ pub enum Aggregation {
 pub struct Options {
     /// Positions with at most this many empties are decided by null-window alpha-beta.
     pub leaf_empties: u32,
+    /// Positions with at most this many empties whose evaluation lies at least
+    /// `easy_margin` discs from the threshold are decided by alpha-beta too (0: none).
+    pub easy_leaf_empties: u32,
+    pub easy_margin: i32,
     pub initial: Initial,
     pub aggregation: Aggregation,
     /// The best child may run until its number is (1 + epsilon) times the second best.
@@ -100,6 +106,11 @@ impl Default for Options {
             // leave millions of proof-number nodes, each far dearer than an alpha-beta
             // node (measured in results/dfpn.md, session 30).
             leaf_empties: 16,
+            // A proof-number tree above a question far from its threshold costs more than
+            // the alpha-beta search that settles it: the evaluation rarely misleads by 16
+            // discs, and then the alpha-beta search is narrow (results/dfpn.md, session 33).
+            easy_leaf_empties: 20,
+            easy_margin: 16,
             initial: Initial::Evaluation,
             aggregation: Aggregation::Weak,
             epsilon: 0.25,
@@ -243,6 +254,12 @@ impl Prover {
         &self.shared.options
     }
 
+    /// Whether the search decides "`board` scores at least `t`" by alpha-beta whole (a
+    /// leaf of its proofs).
+    pub(crate) fn is_leaf(&self, board: &Board, t: i32) -> bool {
+        self.shared.is_leaf(board, t)
+    }
+
     /// Reports the counters to `report` now and then during long searches.
     pub fn on_progress(&mut self, report: impl FnMut(&Stats) + 'static) {
         self.progress = Some(Box::new(report));
@@ -353,6 +370,20 @@ impl Shared {
             None => stability_bounds(board),
         }
     }
+
+    /// Whether the question "`board` scores at least `t`" goes to alpha-beta whole: near
+    /// the end ([`Options::leaf_empties`]), or a little further where the evaluation (with
+    /// the alpha-beta table's bounds) lies far from `t` ([`Options::easy_leaf_empties`]).
+    fn is_leaf(&self, board: &Board, t: i32) -> bool {
+        let empties = board.empty_count();
+        let options = &self.options;
+        empties <= options.leaf_empties
+            || (empties <= options.easy_leaf_empties && {
+                let value =
+                    table_hint(self.eval.evaluate(board) / 100, self.solver.probe(board), t);
+                (value - t).abs() >= options.easy_margin
+            })
+    }
 }
 
 /// The counters of all threads, each adding its own every [`PROGRESS_INTERVAL`] nodes
@@ -448,7 +479,7 @@ impl<'a> Worker<'a> {
         let (mut lower, mut upper) = self.shared.bounds(board);
         let mut numbers = (1, 1);
         if decided(lower, upper, t).is_none() {
-            if board.empty_count() <= self.shared.options.leaf_empties {
+            if self.shared.is_leaf(board, t) {
                 if let Some((bound, nodes)) =
                     self.shared.solver.null_window(board, t - 1, self.stop)
                 {

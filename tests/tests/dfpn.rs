@@ -84,6 +84,8 @@ fn random_endgames_against_alpha_beta() {
         let exact = solver.solve(&board, -65, 65, &NEVER).unwrap().score;
         let options = Options {
             leaf_empties: rng.random_range(0..=7),
+            easy_leaf_empties: rng.random_range(0..=14),
+            easy_margin: [0, 4, 12][rng.random_range(0..3)],
             initial: [Initial::Evaluation, Initial::Mobility, Initial::Unit]
                 [rng.random_range(0..3)],
             aggregation: if rng.random_bool(0.8) {
@@ -145,6 +147,7 @@ fn proofs_check() {
     let solver = Solver::new(16);
     let mut rng = SmallRng::seed_from_u64(7);
     let mut answers = [0; 2];
+    let mut early_leaves = 0;
     for seed in 0..30u64 {
         let positions = random_game_positions(50_000 + seed);
         let Some(position) = positions.get(rng.random_range(44..=48)) else {
@@ -155,8 +158,11 @@ fn proofs_check() {
             .unwrap()
             .score;
         let t = exact + [0, 2][rng.random_range(0..2)];
+        // Half the proofs with leaves decided early where the evaluation is far from t.
         let mut prover = Prover::new(Options {
             leaf_empties: 6,
+            easy_leaf_empties: [0, 12][seed as usize % 2],
+            easy_margin: 4,
             table_mb: 8,
             leaf_table_mb: 4,
             ..Options::default()
@@ -167,6 +173,11 @@ fn proofs_check() {
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         assert_eq!(verified.holds, exact >= t);
         answers[verified.holds as usize] += 1;
+        early_leaves += file
+            .nodes
+            .iter()
+            .filter(|n| n.children.is_empty() && n.position[..64].matches('-').count() > 6)
+            .count();
         // Another threshold's claim does not pass for this one.
         let mut tampered = file.clone();
         tampered.nodes[0].threshold += if verified.holds { 2 } else { -2 };
@@ -176,4 +187,5 @@ fn proofs_check() {
         );
     }
     assert!(answers[0] > 3 && answers[1] > 3, "{answers:?}");
+    assert!(early_leaves > 0, "some proofs have leaves decided early");
 }

@@ -53,6 +53,14 @@ pub struct SearchArgs {
     /// Decide positions with at most this many empties by null-window alpha-beta.
     #[arg(long, default_value_t = Options::default().leaf_empties, value_parser = clap::value_parser!(u32).range(0..=60))]
     leaf_empties: u32,
+    /// Also decide by alpha-beta the positions with at most this many empties whose
+    /// evaluation lies --easy-margin discs or more from the threshold (0: none).
+    #[arg(long, default_value_t = Options::default().easy_leaf_empties, value_parser = clap::value_parser!(u32).range(0..=60))]
+    easy_leaf_empties: u32,
+    /// Discs between the evaluation and the threshold that make a position of at most
+    /// --easy-leaf-empties empties a leaf.
+    #[arg(long, default_value_t = Options::default().easy_margin, value_parser = clap::value_parser!(i32).range(0..=128))]
+    easy_margin: i32,
     /// First proof and disproof numbers of a new node.
     #[arg(long, value_enum, default_value_t = Options::default().initial)]
     initial: Initial,
@@ -96,6 +104,8 @@ impl SearchArgs {
         let mb = self.hash_mb as usize;
         Ok(Options {
             leaf_empties: self.leaf_empties,
+            easy_leaf_empties: self.easy_leaf_empties,
+            easy_margin: self.easy_margin,
             initial: self.initial,
             aggregation: self.aggregation,
             epsilon: self.epsilon,
