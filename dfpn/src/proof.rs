@@ -280,8 +280,9 @@ pub enum CheckError {
 }
 
 /// Leaves with more empties than this are refused by default: `dfpn prove` makes leaves of
-/// at most `--leaf-empties` (16 by default) empties, and an alpha-beta check of a leaf far
-/// from the end (a hostile or broken file: the start position as a leaf) would not end.
+/// at most `--leaf-empties` (16 by default) or `--easy-leaf-empties` (20) empties, and an
+/// alpha-beta check of a leaf far from the end (a hostile or broken file: the start
+/// position as a leaf) would not end.
 pub const CHECK_LEAF_EMPTIES: u32 = 24;
 
 /// Checks `file` from scratch with the core rules and the alpha-beta solver: every move is

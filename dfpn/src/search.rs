@@ -10,8 +10,9 @@
 //!   by a factor, not by one, which stops the search oscillating between close siblings;
 //! - exact leaves: at `leaf_empties` or fewer empties the engine's null-window alpha-beta
 //!   decides the question (orders of magnitude cheaper per node than proof numbers), and
-//!   up to `easy_leaf_empties` where the evaluation lies far from the threshold (a
-//!   proof-number tree gains nothing where the answer is all but known);
+//!   up to `easy_leaf_empties` where the evaluation lies far above the threshold (one
+//!   good move suffices there, and alpha-beta tries it first: a proof-number tree above
+//!   it only adds nodes);
 //! - bounds: every node keeps proved bounds on its exact score (from leaves' fail-soft
 //!   values, stable discs and children), so a node is solved when its bounds decide `t`,
 //!   whatever the numbers say, and later thresholds reuse them;
@@ -81,7 +82,7 @@ pub struct Options {
     /// Positions with at most this many empties are decided by null-window alpha-beta.
     pub leaf_empties: u32,
     /// Positions with at most this many empties whose evaluation lies at least
-    /// `easy_margin` discs from the threshold are decided by alpha-beta too (0: none).
+    /// `easy_margin` discs above the threshold are decided by alpha-beta too (0: none).
     pub easy_leaf_empties: u32,
     pub easy_margin: i32,
     pub initial: Initial,
@@ -106,9 +107,10 @@ impl Default for Options {
             // leave millions of proof-number nodes, each far dearer than an alpha-beta
             // node (measured in results/dfpn.md, session 30).
             leaf_empties: 16,
-            // A proof-number tree above a question far from its threshold costs more than
-            // the alpha-beta search that settles it: the evaluation rarely misleads by 16
-            // discs, and then the alpha-beta search is narrow (results/dfpn.md, session 33).
+            // A proof-number tree above a question the side to move is far ahead on costs
+            // more than the alpha-beta search that settles it (its first move cuts); below
+            // the threshold the early leaves hid short refutations instead, so only above
+            // (measured in results/dfpn.md, session 33).
             easy_leaf_empties: 20,
             easy_margin: 16,
             initial: Initial::Evaluation,
@@ -373,7 +375,7 @@ impl Shared {
 
     /// Whether the question "`board` scores at least `t`" goes to alpha-beta whole: near
     /// the end ([`Options::leaf_empties`]), or a little further where the evaluation (with
-    /// the alpha-beta table's bounds) lies far from `t` ([`Options::easy_leaf_empties`]).
+    /// the alpha-beta table's bounds) lies far above `t` ([`Options::easy_leaf_empties`]).
     fn is_leaf(&self, board: &Board, t: i32) -> bool {
         let empties = board.empty_count();
         let options = &self.options;
@@ -381,7 +383,7 @@ impl Shared {
             || (empties <= options.easy_leaf_empties && {
                 let value =
                     table_hint(self.eval.evaluate(board) / 100, self.solver.probe(board), t);
-                (value - t).abs() >= options.easy_margin
+                value - t >= options.easy_margin
             })
     }
 }

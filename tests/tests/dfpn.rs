@@ -158,7 +158,7 @@ fn proofs_check() {
             .unwrap()
             .score;
         let t = exact + [0, 2][rng.random_range(0..2)];
-        // Half the proofs with leaves decided early where the evaluation is far from t.
+        // Half the proofs with leaves decided early where the evaluation is far above t.
         let mut prover = Prover::new(Options {
             leaf_empties: 6,
             easy_leaf_empties: [0, 12][seed as usize % 2],

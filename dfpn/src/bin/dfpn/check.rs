@@ -17,7 +17,7 @@ pub struct Args {
     hash_mb: u64,
     /// Leaves with more empties are refused, not searched (an alpha-beta check far from
     /// the end would not finish); raise it for proofs made with a larger
-    /// `prove --leaf-empties`.
+    /// `prove --leaf-empties` or `--easy-leaf-empties`.
     #[arg(long, default_value_t = CHECK_LEAF_EMPTIES, value_parser = clap::value_parser!(u32).range(0..=60))]
     leaf_empties: u32,
     /// Threads checking nodes (each leaf is decided again on one); default: every core.

@@ -54,10 +54,10 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = Options::default().leaf_empties, value_parser = clap::value_parser!(u32).range(0..=60))]
     leaf_empties: u32,
     /// Also decide by alpha-beta the positions with at most this many empties whose
-    /// evaluation lies --easy-margin discs or more from the threshold (0: none).
+    /// evaluation lies --easy-margin discs or more above the threshold (0: none).
     #[arg(long, default_value_t = Options::default().easy_leaf_empties, value_parser = clap::value_parser!(u32).range(0..=60))]
     easy_leaf_empties: u32,
-    /// Discs between the evaluation and the threshold that make a position of at most
+    /// Discs of the evaluation above the threshold that make a position of at most
     /// --easy-leaf-empties empties a leaf.
     #[arg(long, default_value_t = Options::default().easy_margin, value_parser = clap::value_parser!(i32).range(0..=128))]
     easy_margin: i32,
