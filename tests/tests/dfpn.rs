@@ -5,6 +5,7 @@
 use std::sync::atomic::AtomicBool;
 
 use dfpn::{check, Aggregation, Initial, Options, Prover, Wld};
+use engine::obf::Obf;
 use engine::search::Solver;
 use engine::{input, Board};
 use othello_tests::{problem_file, random_game_positions};
@@ -176,7 +177,15 @@ fn proofs_check() {
         early_leaves += file
             .nodes
             .iter()
-            .filter(|n| n.children.is_empty() && n.position[..64].matches('-').count() > 6)
+            .filter(|n| n.children.is_empty())
+            .map(|n| {
+                n.position
+                    .parse::<Obf>()
+                    .expect("a written position")
+                    .position
+                    .board
+            })
+            .filter(|leaf| !leaf.is_game_over() && leaf.empty_count() > 6)
             .count();
         // Another threshold's claim does not pass for this one.
         let mut tampered = file.clone();
