@@ -166,7 +166,7 @@ pub struct LevelCount {
     pub canonical: Option<u64>,
 }
 
-const CHUNK: usize = 1 << 16;
+pub(crate) const CHUNK: usize = 1 << 16;
 
 impl Level {
     /// The first level: the start position (4 discs, or ply 0).

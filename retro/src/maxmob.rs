@@ -3,10 +3,13 @@
 //! game found by walking back through the levels and replayed forward by the core.
 
 use std::io;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-use engine::{Board, Move, Position};
+use engine::{Bitboard, Board, Move, Position};
+use rayon::prelude::*;
 
-use crate::enumerate::{reduce, successors, Convention, Level, Side};
+use crate::enumerate::{reduce, successors, Convention, Level, Side, CHUNK};
+use crate::sorted::board;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MaxMobility {
@@ -52,16 +55,43 @@ pub fn max_mobility(plies: u32, limit: usize) -> io::Result<MaxMobility> {
 pub struct PlyMaximum {
     pub ply: usize,
     pub mobility: u32,
-    /// Positions after exactly `ply` plies, up to the symmetries of the start.
-    pub positions: u64,
+    /// How every position after exactly `ply` plies was seen.
+    pub coverage: Coverage,
     /// A game of exactly `ply` plies ending at a position with `mobility` moves.
     pub witness: Vec<Move>,
 }
 
+/// How a [`PlyMaximum`] saw every position of its ply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coverage {
+    /// Enumerated: this many distinct positions, up to the symmetries of the start.
+    Positions(u64),
+    /// Followed depth-first from every one of `from_positions` distinct positions (up to
+    /// the start's symmetries) after exactly `from_ply` plies: `lines` continuations of
+    /// exactly the remaining plies, transpositions included.
+    Lines {
+        from_ply: usize,
+        from_positions: u64,
+        lines: u64,
+    },
+}
+
 /// For each ply from 0 to `plies`, the largest mobility after exactly that many plies
-/// (a forced pass is a ply), by brute force, each with its witness.
-pub fn max_mobility_by_ply(plies: u32, limit: usize) -> io::Result<Vec<PlyMaximum>> {
-    let levels = levels(plies, limit)?;
+/// (a forced pass is a ply), by brute force, each with its witness. The distinct positions
+/// are enumerated up to `enumerated` plies; beyond, every line of play is followed
+/// depth-first from each position of the last enumerated level, which needs no memory
+/// (a maximum needs no deduplication) and costs a line per transposition: the levels grow
+/// about 7x a ply, the lines about 11x. `progress` is called with the number of the last
+/// level's positions just followed and their total; raising `stop` ends the search with an error of kind
+/// `Interrupted`.
+pub fn max_mobility_by_ply(
+    plies: u32,
+    enumerated: u32,
+    limit: usize,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> io::Result<Vec<PlyMaximum>> {
+    let levels = levels(plies.min(enumerated), limit)?;
     let mut maxima = Vec::new();
     for (ply, level) in levels.iter().enumerate() {
         let mut best: Option<(u32, Board, Side)> = None;
@@ -73,7 +103,7 @@ pub fn max_mobility_by_ply(plies: u32, limit: usize) -> io::Result<Vec<PlyMaximu
             }
         })?;
         let Some((mobility, target, side)) = best else {
-            break;
+            return Ok(maxima);
         };
         let (witness, position) = witness(&levels[..=ply], target, side)?;
         assert_eq!(
@@ -84,11 +114,163 @@ pub fn max_mobility_by_ply(plies: u32, limit: usize) -> io::Result<Vec<PlyMaximu
         maxima.push(PlyMaximum {
             ply,
             mobility,
-            positions,
+            coverage: Coverage::Positions(positions),
             witness,
         });
     }
+    let depth = plies.saturating_sub(enumerated) as usize;
+    if depth == 0 {
+        return Ok(maxima);
+    }
+    let from_ply = levels.len() - 1;
+    let last = &levels[from_ply];
+    let from_positions: u64 = last.sets.iter().map(|s| s.len() as u64).sum();
+    let mut found = Followed::new(depth);
+    for (side, set) in last.sets.iter().enumerate() {
+        let mut result = Ok(());
+        set.for_each_chunk(CHUNK, |chunk| {
+            if result.is_err() {
+                return;
+            }
+            if stop.load(Relaxed) {
+                result = Err(io::Error::new(io::ErrorKind::Interrupted, "stopped"));
+                return;
+            }
+            let part = chunk
+                .par_iter()
+                .fold(
+                    || Followed::new(depth),
+                    |mut acc, &k| {
+                        acc.follow_from(board(k), side);
+                        acc
+                    },
+                )
+                .reduce(|| Followed::new(depth), Followed::merge);
+            found = std::mem::replace(&mut found, Followed::new(depth)).merge(part);
+            progress(chunk.len() as u64, from_positions);
+        })?;
+        result?;
+    }
+    for (d, (&(mobility, from, side), &lines)) in found.best.iter().zip(&found.lines).enumerate() {
+        let Some(from) = from else {
+            break;
+        };
+        let (mut moves, mut position) = witness(&levels, from, side)?;
+        let rest = line_to_mobility(&position.board, d + 1, mobility)
+            .expect("the representative's own image reaches the same mobility");
+        for mv in rest {
+            position = position.play(mv).expect("a legal move");
+            moves.push(mv);
+        }
+        assert_eq!(
+            position.board.mobility(),
+            mobility,
+            "the witness reaches it"
+        );
+        maxima.push(PlyMaximum {
+            ply: from_ply + d + 1,
+            mobility,
+            coverage: Coverage::Lines {
+                from_ply,
+                from_positions,
+                lines,
+            },
+            witness: moves,
+        });
+    }
     Ok(maxima)
+}
+
+/// The best of the positions `1..=depth` plies after the representatives followed so far.
+struct Followed {
+    /// Per number of plies after the representative: the largest mobility, and the first
+    /// representative (with its side to move) reaching it.
+    best: Vec<(u32, Option<Board>, Side)>,
+    /// Per number of plies: the lines of play of that length followed.
+    lines: Vec<u64>,
+}
+
+impl Followed {
+    fn new(depth: usize) -> Followed {
+        Followed {
+            best: vec![(0, None, 0); depth],
+            lines: vec![0; depth],
+        }
+    }
+
+    fn follow_from(&mut self, from: Board, side: Side) {
+        let mut most = [0u32; MAX_FOLLOWED];
+        follow(&from, &mut most[..self.best.len()], &mut self.lines);
+        for (best, &m) in self.best.iter_mut().zip(&most) {
+            if best.1.is_none() || m > best.0 {
+                *best = (m, Some(from), side);
+            }
+        }
+    }
+
+    /// Both together; on ties the representative of `self` (the earlier ones) is kept.
+    fn merge(mut self, other: Followed) -> Followed {
+        for (best, theirs) in self.best.iter_mut().zip(other.best) {
+            if best.1.is_none() || (theirs.1.is_some() && theirs.0 > best.0) {
+                *best = theirs;
+            }
+        }
+        for (lines, theirs) in self.lines.iter_mut().zip(other.lines) {
+            *lines += theirs;
+        }
+        self
+    }
+}
+
+/// Plies a line is followed beyond the last enumerated level, at most (each is about 11x
+/// the time of the one before).
+pub const MAX_FOLLOWED: usize = 8;
+
+/// Raises `most[d]` to the mobility of each position `d + 1` plies after `board` and counts
+/// those positions in `lines[d]` (a forced pass is a ply; a finished game has no
+/// successors, as in [`successors`]).
+fn follow(board: &Board, most: &mut [u32], lines: &mut [u64]) {
+    let (Some((first, deeper)), Some((counted, deeper_lines))) =
+        (most.split_first_mut(), lines.split_first_mut())
+    else {
+        return;
+    };
+    let mut visit = |child: Board| {
+        *first = (*first).max(child.mobility());
+        *counted += 1;
+        follow(&child, deeper, deeper_lines);
+    };
+    let moves = board.moves();
+    if moves != 0 {
+        for sq in Bitboard(moves) {
+            visit(board.play_flips(sq, board.flips(sq)));
+        }
+    } else if board.pass().moves() != 0 {
+        visit(board.pass());
+    }
+}
+
+/// Moves of exactly `plies` plies from `board` to a position with `mobility` legal moves,
+/// if there are any.
+fn line_to_mobility(board: &Board, plies: usize, mobility: u32) -> Option<Vec<Move>> {
+    if plies == 0 {
+        return (board.mobility() == mobility).then(Vec::new);
+    }
+    let moves = board.moves();
+    let next: Vec<(Move, Board)> = if moves != 0 {
+        Bitboard(moves)
+            .map(|sq| (Move::Play(sq), board.play_flips(sq, board.flips(sq))))
+            .collect()
+    } else if board.pass().moves() != 0 {
+        vec![(Move::Pass, board.pass())]
+    } else {
+        Vec::new()
+    };
+    next.into_iter().find_map(|(mv, child)| {
+        let mut line = line_to_mobility(&child, plies - 1, mobility)?;
+        line.insert(0, mv);
+        Some(line)
+    })
 }
 
 /// The levels after 0 to `plies` plies.
@@ -176,11 +358,28 @@ mod tests {
         }
     }
 
+    fn by_ply(plies: u32, enumerated: u32) -> Vec<PlyMaximum> {
+        max_mobility_by_ply(
+            plies,
+            enumerated,
+            1 << 16,
+            &AtomicBool::new(false),
+            &|_, _| (),
+        )
+        .unwrap()
+    }
+
     #[test]
     fn by_ply_matches_a_plain_search_and_each_witness_replays() {
-        let maxima = max_mobility_by_ply(7, 1 << 16).unwrap();
-        assert_eq!(maxima.len(), 8);
-        for m in &maxima {
+        let enumerated = by_ply(7, 7);
+        let followed = by_ply(7, 3);
+        assert_eq!(enumerated.len(), 8);
+        assert_eq!(followed.len(), 8);
+        for (m, f) in enumerated.iter().zip(&followed) {
+            assert_eq!((f.ply, f.mobility), (m.ply, m.mobility));
+            assert_eq!(f.coverage == m.coverage, m.ply <= 3, "ply {}", m.ply);
+        }
+        for m in enumerated.iter().chain(&followed) {
             assert_eq!(
                 m.mobility,
                 exactly(&Board::START, m.ply as u32),
@@ -194,9 +393,28 @@ mod tests {
             }
             assert_eq!(p.board.mobility(), m.mobility);
         }
-        assert_eq!(maxima[0].positions, 1);
         // A124005 up to symmetry begins 1, 1, 3, 14, 60.
-        let counts: Vec<u64> = maxima[..5].iter().map(|m| m.positions).collect();
-        assert_eq!(counts, [1, 1, 3, 14, 60]);
+        let counts: Vec<Coverage> = enumerated[..5].iter().map(|m| m.coverage).collect();
+        assert_eq!(counts, [1, 1, 3, 14, 60].map(Coverage::Positions));
+        // From the 14 positions after 3 plies (up to symmetry), the lines of 1 and 2 more
+        // plies: the games of perft 4 and 5 from those representatives.
+        let lines = |ply: usize| match followed[ply].coverage {
+            Coverage::Lines {
+                from_ply: 3,
+                from_positions: 14,
+                lines,
+            } => lines,
+            other => panic!("ply {ply}: {other:?}"),
+        };
+        let plain = |plies: u32| -> u64 {
+            let level = levels(3, 1 << 16).unwrap().pop().unwrap();
+            let mut n = 0;
+            level
+                .for_each(|b, _| n += engine::perft::perft(b, plies).leaves)
+                .unwrap();
+            n
+        };
+        assert_eq!(lines(4), plain(1));
+        assert_eq!(lines(5), plain(2));
     }
 }

@@ -150,6 +150,37 @@ fn maxmob_by_ply_rows() {
     }
 }
 
+/// `--enumerate-to`: the plies beyond it followed depth-first give the same maxima, each
+/// row saying how its positions were covered; more than 8 plies beyond it is refused.
+#[test]
+fn maxmob_by_ply_followed_beyond_the_enumeration() {
+    let output = retro(&[
+        "maxmob",
+        "--plies",
+        "6",
+        "--by-ply",
+        "--enumerate-to",
+        "3",
+        "--json",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let rows = json_lines(&output);
+    let maxima: Vec<u64> = rows.iter().map(|r| r["max"].as_u64().unwrap()).collect();
+    assert_eq!(maxima, [4, 3, 5, 6, 9, 11, 12]);
+    for (ply, row) in rows.iter().enumerate() {
+        assert_eq!(row["positions"].is_null(), ply > 3, "{row}");
+        assert_eq!(row["lines"].is_null(), ply <= 3, "{row}");
+        let game = engine::Game::replay(engine::Position::START, row["witness"].as_str().unwrap())
+            .unwrap();
+        assert_eq!(game.moves.len(), ply);
+        assert_eq!(game.last().board.mobility() as u64, maxima[ply]);
+    }
+    let output = retro(&["maxmob", "--plies", "12", "--by-ply", "--enumerate-to", "3"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let output = retro(&["maxmob", "--plies", "6", "--enumerate-to", "3"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+}
+
 /// The table output ends with a newline (a shell prompt does not land on the diagram).
 #[test]
 fn maxmob_table_ends_with_a_newline() {

@@ -236,7 +236,8 @@ fn encodings_follow_the_core_through_passes() {
 /// for both sides (black at even plies, white at odd).
 #[test]
 fn curve_matches_the_enumeration() {
-    let exhaustive = retro::maxmob::max_mobility_by_ply(6, 1 << 20).unwrap();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let exhaustive = retro::maxmob::max_mobility_by_ply(6, 6, 1 << 20, &stop, &|_, _| ()).unwrap();
     for m in exhaustive {
         let point = satgen::curve::climb(m.ply, None, |_, encoded| {
             let model = satgen::solve::varisat(&encoded.formula);

@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand};
 use engine::cli::{self, Failure};
 use engine::game::format_moves;
 use retro::enumerate::Build;
+use retro::maxmob::Coverage;
 use retro::{max_mobility, Convention, Level};
 
 #[derive(Parser)]
@@ -139,6 +140,12 @@ struct MaxmobArgs {
     /// `satgen curve-plot`; a pass is a ply).
     #[arg(long)]
     by_ply: bool,
+    /// With --by-ply: enumerate the distinct positions up to this ply (default: --plies),
+    /// then follow every line of play depth-first from each position of that ply to
+    /// --plies, at most 8 plies further. Needs no memory beyond the last enumerated level;
+    /// each ply followed costs about 11x the one before (results/maxmob-by-ply.md).
+    #[arg(long, value_name = "PLY", requires = "by_ply")]
+    enumerate_to: Option<u32>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -328,14 +335,69 @@ fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
     let pool = cli::thread_pool(args.run.threads)?;
     let start = Instant::now();
     if args.by_ply {
-        let maxima =
-            pool.install(|| retro::maxmob::max_mobility_by_ply(args.plies, args.run.key_limit()))?;
+        let enumerated = args.enumerate_to.unwrap_or(args.plies).min(args.plies);
+        if args.plies - enumerated > retro::maxmob::MAX_FOLLOWED as u32 {
+            return Err(Failure::Input(format!(
+                "--enumerate-to {enumerated}: at most {} plies can be followed beyond it, --plies is {}",
+                retro::maxmob::MAX_FOLLOWED,
+                args.plies
+            )));
+        }
+        let stop = cli::interrupt_flag();
+        let progress = std::sync::Mutex::new(None);
+        let maxima = pool.install(|| {
+            retro::maxmob::max_mobility_by_ply(
+                args.plies,
+                enumerated,
+                args.run.key_limit(),
+                &stop,
+                &|n, total| {
+                    let mut bar = progress.lock().expect("not poisoned");
+                    bar.get_or_insert_with(|| {
+                        cli::progress_bar(total, &format!("positions of ply {enumerated} followed"))
+                    })
+                    .inc(n)
+                },
+            )
+        });
+        if let Some(bar) = progress.lock().expect("not poisoned").take() {
+            bar.finish_and_clear();
+        }
+        let maxima = match maxima {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+                eprintln!("retro: interrupted while following the lines beyond ply {enumerated}");
+                return Err(Failure::Interrupted);
+            }
+            maxima => maxima?,
+        };
         if !args.run.json {
             writeln!(out, "  ply  side    max      positions  witness")?;
         }
         for m in maxima {
             let side = if m.ply % 2 == 0 { "black" } else { "white" };
             let witness = format_moves(&m.witness);
+            let (positions, lines, certificate) = match m.coverage {
+                Coverage::Positions(positions) => (
+                    Some(positions),
+                    None,
+                    format!(
+                        "exhaustive: every one of the {positions} positions after exactly {} plies (up to the start's symmetries)",
+                        m.ply
+                    ),
+                ),
+                Coverage::Lines {
+                    from_ply,
+                    from_positions,
+                    lines,
+                } => (
+                    None,
+                    Some(lines),
+                    format!(
+                        "exhaustive: every line of {} plies from each of the {from_positions} positions after exactly {from_ply} plies (up to the start's symmetries), {lines} lines",
+                        m.ply - from_ply
+                    ),
+                ),
+            };
             if args.run.json {
                 cli::write_json(
                     out,
@@ -346,19 +408,21 @@ fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
                         "lower": m.mobility,
                         "impossible": m.mobility + 1,
                         "witness": witness,
-                        "positions": m.positions,
-                        "certificate": format!(
-                            "exhaustive: every one of the {} positions after exactly {} plies (up to the start's symmetries)",
-                            m.positions, m.ply
-                        ),
+                        "positions": positions,
+                        "lines": lines,
+                        "certificate": certificate,
                         "seconds": start.elapsed().as_secs_f64(),
                     }),
                 )?;
             } else {
+                let seen = positions.map_or_else(
+                    || format!("{} lines", lines.unwrap_or(0)),
+                    |p| p.to_string(),
+                );
                 writeln!(
                     out,
-                    "{:>5}  {side:<5} {:>5} {:>14}  {witness}",
-                    m.ply, m.mobility, m.positions
+                    "{:>5}  {side:<5} {:>5} {seen:>14}  {witness}",
+                    m.ply, m.mobility
                 )?;
             }
         }
