@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use engine::{Bitboard, Board, Move, Position};
 use rayon::prelude::*;
 
-use crate::enumerate::{reduce, successors, Convention, Level, Side, CHUNK};
+use crate::enumerate::{partition, reduce, successors, Convention, Level, Side, CHUNK};
 use crate::sorted::board;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,12 +67,14 @@ pub enum Coverage {
     /// Enumerated: this many distinct positions, up to the symmetries of the start.
     Positions(u64),
     /// Followed depth-first from every one of `from_positions` distinct positions (up to
-    /// the start's symmetries) after exactly `from_ply` plies: `lines` continuations of
-    /// exactly the remaining plies, transpositions included.
+    /// the start's symmetries) after exactly `from_ply` plies, or from those of partition
+    /// `shard` = (I, N), 1-based, of them: `lines` continuations of exactly the remaining
+    /// plies, transpositions included.
     Lines {
         from_ply: usize,
         from_positions: u64,
         lines: u64,
+        shard: Option<(usize, usize)>,
     },
 }
 
@@ -83,10 +85,13 @@ pub enum Coverage {
 /// (a maximum needs no deduplication) and costs a line per transposition: the levels grow
 /// about 7x a ply, the lines about 11x. `progress` is called with the number of the last
 /// level's positions just followed and their total; raising `stop` ends the search with an error of kind
-/// `Interrupted`.
+/// `Interrupted`. With `shard` = (I, N), 1-based, only the positions of the last
+/// enumerated level in partition I of N ([`partition`]) are followed, so that N runs
+/// share the work and their rows merge (the maximum of the parts, the lines added up).
 pub fn max_mobility_by_ply(
     plies: u32,
     enumerated: u32,
+    shard: Option<(usize, usize)>,
     limit: usize,
     stop: &AtomicBool,
     progress: &(dyn Fn(u64, u64) + Sync),
@@ -124,7 +129,8 @@ pub fn max_mobility_by_ply(
     }
     let from_ply = levels.len() - 1;
     let last = &levels[from_ply];
-    let from_positions: u64 = last.sets.iter().map(|s| s.len() as u64).sum();
+    let total: u64 = last.sets.iter().map(|s| s.len() as u64).sum();
+    let mine = |k: u128| shard.is_none_or(|(i, n)| partition(&board(k), n) == i - 1);
     let mut found = Followed::new(depth);
     for (side, set) in last.sets.iter().enumerate() {
         let mut result = Ok(());
@@ -138,6 +144,7 @@ pub fn max_mobility_by_ply(
             }
             let part = chunk
                 .par_iter()
+                .filter(|&&k| mine(k))
                 .fold(
                     || Followed::new(depth),
                     |mut acc, &k| {
@@ -147,7 +154,7 @@ pub fn max_mobility_by_ply(
                 )
                 .reduce(|| Followed::new(depth), Followed::merge);
             found = std::mem::replace(&mut found, Followed::new(depth)).merge(part);
-            progress(chunk.len() as u64, from_positions);
+            progress(chunk.len() as u64, total);
         })?;
         result?;
     }
@@ -172,8 +179,9 @@ pub fn max_mobility_by_ply(
             mobility,
             coverage: Coverage::Lines {
                 from_ply,
-                from_positions,
+                from_positions: found.from_positions,
                 lines,
+                shard,
             },
             witness: moves,
         });
@@ -188,6 +196,8 @@ struct Followed {
     best: Vec<(u32, Option<Board>, Side)>,
     /// Per number of plies: the lines of play of that length followed.
     lines: Vec<u64>,
+    /// Representatives followed.
+    from_positions: u64,
 }
 
 impl Followed {
@@ -195,10 +205,12 @@ impl Followed {
         Followed {
             best: vec![(0, None, 0); depth],
             lines: vec![0; depth],
+            from_positions: 0,
         }
     }
 
     fn follow_from(&mut self, from: Board, side: Side) {
+        self.from_positions += 1;
         let mut most = [0u32; MAX_FOLLOWED];
         follow(&from, &mut most[..self.best.len()], &mut self.lines);
         for (best, &m) in self.best.iter_mut().zip(&most) {
@@ -218,6 +230,7 @@ impl Followed {
         for (lines, theirs) in self.lines.iter_mut().zip(other.lines) {
             *lines += theirs;
         }
+        self.from_positions += other.from_positions;
         self
     }
 }
@@ -359,14 +372,8 @@ mod tests {
     }
 
     fn by_ply(plies: u32, enumerated: u32) -> Vec<PlyMaximum> {
-        max_mobility_by_ply(
-            plies,
-            enumerated,
-            1 << 16,
-            &AtomicBool::new(false),
-            &|_, _| (),
-        )
-        .unwrap()
+        let stop = AtomicBool::new(false);
+        max_mobility_by_ply(plies, enumerated, None, 1 << 16, &stop, &|_, _| ()).unwrap()
     }
 
     #[test]
@@ -397,12 +404,13 @@ mod tests {
         let counts: Vec<Coverage> = enumerated[..5].iter().map(|m| m.coverage).collect();
         assert_eq!(counts, [1, 1, 3, 14, 60].map(Coverage::Positions));
         // From the 14 positions after 3 plies (up to symmetry), the lines of 1 and 2 more
-        // plies: the games of perft 4 and 5 from those representatives.
+        // plies: perft 1 and 2 from each of those representatives.
         let lines = |ply: usize| match followed[ply].coverage {
             Coverage::Lines {
                 from_ply: 3,
                 from_positions: 14,
                 lines,
+                shard: None,
             } => lines,
             other => panic!("ply {ply}: {other:?}"),
         };

@@ -181,6 +181,75 @@ fn maxmob_by_ply_followed_beyond_the_enumeration() {
     assert_eq!(output.status.code(), Some(2), "{output:?}");
 }
 
+/// `--shard I/N` with `--enumerate-to`: each part's rows beyond the enumeration are lower
+/// bounds; `merge` puts the parts back into the whole run's rows (same maxima, positions
+/// and lines); a missing or repeated part is refused.
+#[test]
+fn maxmob_shards_merge_into_the_whole_curve() {
+    let whole = json_lines(&retro(&[
+        "maxmob",
+        "--plies",
+        "7",
+        "--by-ply",
+        "--enumerate-to",
+        "4",
+        "--json",
+    ]));
+    let dir = tempfile::tempdir().unwrap();
+    let mut parts = Vec::new();
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let output = retro(&[
+            "maxmob",
+            "--plies",
+            "7",
+            "--by-ply",
+            "--enumerate-to",
+            "4",
+            "--shard",
+            &shard,
+            "--json",
+        ]);
+        assert!(output.status.success(), "{output:?}");
+        for row in json_lines(&output)
+            .iter()
+            .filter(|r| r["ply"].as_u64() > Some(4))
+        {
+            assert_eq!(row["shard"], shard.as_str());
+            assert!(row["max"].is_null() && row["impossible"].is_null(), "{row}");
+        }
+        let path = dir.path().join(format!("part-{i}.jsonl"));
+        std::fs::write(&path, &output.stdout).unwrap();
+        parts.push(path.to_str().unwrap().to_string());
+    }
+    let mut args = vec!["merge", "--json"];
+    args.extend(parts.iter().map(String::as_str));
+    let merged = json_lines(&retro(&args));
+    assert_eq!(merged.len(), whole.len());
+    for (m, w) in merged.iter().zip(&whole) {
+        for field in [
+            "ply",
+            "max",
+            "impossible",
+            "positions",
+            "from_positions",
+            "lines",
+        ] {
+            assert_eq!(m[field], w[field], "{field}: {m} against {w}");
+        }
+        assert!(m["shard"].is_null());
+    }
+    for bad in [
+        vec![&parts[0], &parts[1]],
+        vec![&parts[0], &parts[1], &parts[2], &parts[2]],
+    ] {
+        let mut args = vec!["merge"];
+        args.extend(bad.iter().map(|p| p.as_str()));
+        let output = retro(&args);
+        assert_eq!(output.status.code(), Some(2), "{output:?}");
+    }
+}
+
 /// The table output ends with a newline (a shell prompt does not land on the diagram).
 #[test]
 fn maxmob_table_ends_with_a_newline() {

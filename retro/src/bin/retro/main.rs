@@ -5,15 +5,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod maxmob;
 mod merge;
 mod reach;
 
 use clap::{Parser, Subcommand};
 use engine::cli::{self, Failure};
-use engine::game::format_moves;
 use retro::enumerate::Build;
-use retro::maxmob::Coverage;
-use retro::{max_mobility, Convention, Level};
+use retro::{Convention, Level};
 
 #[derive(Parser)]
 #[command(
@@ -32,7 +31,7 @@ enum Command {
     /// Count the distinct positions after each ply (or with each number of discs).
     Enumerate(EnumerateArgs),
     /// The largest mobility reachable within N plies, with a witness game.
-    Maxmob(MaxmobArgs),
+    Maxmob(maxmob::MaxmobArgs),
     /// Is this position reachable from the start? A witness game (replayed), or how it
     /// was refuted: a cheap invariant, the exhaustive backward search, or UNSAT.
     Reach(reach::ReachArgs),
@@ -126,26 +125,6 @@ struct EnumerateArgs {
     /// the shards' rows up.
     #[arg(long, value_name = "I/N", value_parser = cli::parse_shard)]
     shard: Option<(usize, usize)>,
-    #[command(flatten)]
-    run: RunArgs,
-}
-
-#[derive(clap::Args)]
-struct MaxmobArgs {
-    /// Plies from the start.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=60))]
-    plies: u32,
-    /// The largest mobility after exactly each number of plies up to --plies instead, every
-    /// reachable position seen (rows as `satgen curve --json` writes them, for
-    /// `satgen curve-plot`; a pass is a ply).
-    #[arg(long)]
-    by_ply: bool,
-    /// With --by-ply: enumerate the distinct positions up to this ply (default: --plies),
-    /// then follow every line of play depth-first from each position of that ply to
-    /// --plies, at most 8 plies further. Needs no memory beyond the last enumerated level;
-    /// each ply followed costs about 11x the one before (results/maxmob-by-ply.md).
-    #[arg(long, value_name = "PLY", requires = "by_ply")]
-    enumerate_to: Option<u32>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -331,133 +310,6 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
     }
 }
 
-fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let pool = cli::thread_pool(args.run.threads)?;
-    let start = Instant::now();
-    if args.by_ply {
-        let enumerated = args.enumerate_to.unwrap_or(args.plies).min(args.plies);
-        if args.plies - enumerated > retro::maxmob::MAX_FOLLOWED as u32 {
-            return Err(Failure::Input(format!(
-                "--enumerate-to {enumerated}: at most {} plies can be followed beyond it, --plies is {}",
-                retro::maxmob::MAX_FOLLOWED,
-                args.plies
-            )));
-        }
-        let stop = cli::interrupt_flag();
-        let progress = std::sync::Mutex::new(None);
-        let maxima = pool.install(|| {
-            retro::maxmob::max_mobility_by_ply(
-                args.plies,
-                enumerated,
-                args.run.key_limit(),
-                &stop,
-                &|n, total| {
-                    let mut bar = progress.lock().expect("not poisoned");
-                    bar.get_or_insert_with(|| {
-                        cli::progress_bar(total, &format!("positions of ply {enumerated} followed"))
-                    })
-                    .inc(n)
-                },
-            )
-        });
-        if let Some(bar) = progress.lock().expect("not poisoned").take() {
-            bar.finish_and_clear();
-        }
-        let maxima = match maxima {
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
-                eprintln!("retro: interrupted while following the lines beyond ply {enumerated}");
-                return Err(Failure::Interrupted);
-            }
-            maxima => maxima?,
-        };
-        if !args.run.json {
-            writeln!(out, "  ply  side    max      positions  witness")?;
-        }
-        for m in maxima {
-            let side = if m.ply % 2 == 0 { "black" } else { "white" };
-            let witness = format_moves(&m.witness);
-            let (positions, lines, certificate) = match m.coverage {
-                Coverage::Positions(positions) => (
-                    Some(positions),
-                    None,
-                    format!(
-                        "exhaustive: every one of the {positions} positions after exactly {} plies (up to the start's symmetries)",
-                        m.ply
-                    ),
-                ),
-                Coverage::Lines {
-                    from_ply,
-                    from_positions,
-                    lines,
-                } => (
-                    None,
-                    Some(lines),
-                    format!(
-                        "exhaustive: every line of {} plies from each of the {from_positions} positions after exactly {from_ply} plies (up to the start's symmetries), {lines} lines",
-                        m.ply - from_ply
-                    ),
-                ),
-            };
-            if args.run.json {
-                cli::write_json(
-                    out,
-                    &serde_json::json!({
-                        "ply": m.ply,
-                        "side": side,
-                        "max": m.mobility,
-                        "lower": m.mobility,
-                        "impossible": m.mobility + 1,
-                        "witness": witness,
-                        "positions": positions,
-                        "lines": lines,
-                        "certificate": certificate,
-                        "seconds": start.elapsed().as_secs_f64(),
-                    }),
-                )?;
-            } else {
-                let seen = positions.map_or_else(
-                    || format!("{} lines", lines.unwrap_or(0)),
-                    |p| p.to_string(),
-                );
-                writeln!(
-                    out,
-                    "{:>5}  {side:<5} {:>5} {seen:>14}  {witness}",
-                    m.ply, m.mobility
-                )?;
-            }
-        }
-        return Ok(());
-    }
-    let found = pool.install(|| max_mobility(args.plies, args.run.key_limit()))?;
-    let witness = format_moves(&found.witness);
-    if args.run.json {
-        cli::write_json(
-            out,
-            &serde_json::json!({
-                "plies": found.plies,
-                "mobility": found.mobility,
-                "witness": witness,
-                "seconds": start.elapsed().as_secs_f64(),
-            }),
-        )?;
-    } else {
-        writeln!(
-            out,
-            "within {} plies: mobility {} after {} ({} plies)",
-            found.plies,
-            found.mobility,
-            if witness.is_empty() {
-                "the start"
-            } else {
-                &witness
-            },
-            found.witness.len()
-        )?;
-        writeln!(out, "{}", engine::display::Diagram(&found.position))?;
-    }
-    Ok(())
-}
-
 fn main() -> ExitCode {
     let cli: Cli = match cli::parse_args() {
         Ok(cli) => cli,
@@ -466,7 +318,7 @@ fn main() -> ExitCode {
     let mut out = io::stdout().lock();
     let result = match cli.command {
         Command::Enumerate(args) => enumerate(&args, &mut out),
-        Command::Maxmob(args) => maxmob(&args, &mut out),
+        Command::Maxmob(args) => maxmob::maxmob(&args, &mut out),
         Command::Reach(args) => reach::reach_one(&args, &mut out),
         Command::Check(args) => reach::check(&args, &mut out),
         Command::Merge(args) => merge::merge(&args, &mut out),

@@ -1,6 +1,7 @@
 //! `retro merge`: the JSON of `retro check --shard I/N` runs put back together, counted by
 //! answer and method, and for random boards the estimate of the number of legal positions;
-//! or the rows of `retro enumerate --shard I/N` runs, a level's partitions added up.
+//! or the rows of `retro enumerate --shard I/N` runs, a level's partitions added up; or
+//! those of `retro maxmob --by-ply --shard I/N` runs (in `maxmob`).
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -11,8 +12,9 @@ use retro::estimate::{estimate, random_board_space, z_score};
 
 #[derive(clap::Args)]
 pub struct MergeArgs {
-    /// Output files of `retro check --json` (shards of one file, in any order), or of
-    /// `retro enumerate --json` (shards of one count).
+    /// Output files of `retro check --json` (shards of one file, in any order), of
+    /// `retro enumerate --json` (shards of one count), or of `retro maxmob --by-ply --json`
+    /// (shards of one curve).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// The positions are `retro sample --random-boards`: estimate the number of legal
@@ -53,6 +55,9 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
         .any(|read| read.value["command"] == "enumerate")
     {
         return merge_levels(lines, args.json, out);
+    }
+    if lines.iter().any(|read| read.value["command"] == "maxmob") {
+        return crate::maxmob::merge(lines, args.json, out);
     }
     for read in lines {
         let bad = |why: &str| Failure::Input(format!("{}: {why}", read.at()));

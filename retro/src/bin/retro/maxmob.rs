@@ -1,0 +1,320 @@
+//! `retro maxmob`: the largest mobility within N plies, or after exactly each ply; and the
+//! merge of the rows of `retro maxmob --by-ply --shard I/N` runs.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::time::Instant;
+
+use engine::cli::{self, Failure};
+use engine::game::format_moves;
+use engine::{Game, Position};
+use retro::max_mobility;
+use retro::maxmob::{Coverage, PlyMaximum, MAX_FOLLOWED};
+
+use crate::RunArgs;
+
+#[derive(clap::Args)]
+pub struct MaxmobArgs {
+    /// Plies from the start.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=60))]
+    plies: u32,
+    /// The largest mobility after exactly each number of plies up to --plies instead, every
+    /// reachable position seen (rows as `satgen curve --json` writes them, for
+    /// `satgen curve-plot`; a pass is a ply).
+    #[arg(long)]
+    by_ply: bool,
+    /// With --by-ply: enumerate the distinct positions up to this ply (default: --plies),
+    /// then follow every line of play depth-first from each position of that ply to
+    /// --plies, at most 8 plies further. Needs no memory beyond the last enumerated level;
+    /// each ply followed costs about 11x the one before (results/maxmob-by-ply.md).
+    #[arg(long, value_name = "PLY", requires = "by_ply")]
+    enumerate_to: Option<u32>,
+    /// With --enumerate-to: follow only the positions of partition I of N of its ply, so
+    /// that N runs (GNU parallel, a Slurm array) share the work; `retro merge` puts their
+    /// rows together. A part's row gives a lower bound (`lower`, with its witness), not
+    /// the maximum.
+    #[arg(long, value_name = "I/N", value_parser = cli::parse_shard, requires = "enumerate_to")]
+    shard: Option<(usize, usize)>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// One row of `--by-ply --json` (the fields `satgen curve-plot` reads: ply, side, max,
+/// lower, impossible, witness), whole or a shard's part.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+struct Row {
+    command: String,
+    ply: usize,
+    side: String,
+    /// The largest mobility; `None` in a shard's part.
+    max: Option<u32>,
+    /// Reached by the witness.
+    lower: u32,
+    /// The smallest mobility no position of this ply has; `None` in a shard's part.
+    impossible: Option<u32>,
+    witness: String,
+    /// Enumerated: the distinct positions of this ply, up to the start's symmetries.
+    positions: Option<u64>,
+    /// Followed depth-first: from these positions of this ply (a shard's part of them)...
+    from_ply: Option<usize>,
+    from_positions: Option<u64>,
+    /// ... along this many lines of play.
+    lines: Option<u64>,
+    shard: Option<String>,
+    certificate: String,
+    seconds: f64,
+}
+
+impl Row {
+    fn new(m: &PlyMaximum, seconds: f64) -> Row {
+        let mut row = Row {
+            command: "maxmob".into(),
+            ply: m.ply,
+            side: if m.ply % 2 == 0 { "black" } else { "white" }.into(),
+            max: Some(m.mobility),
+            lower: m.mobility,
+            impossible: Some(m.mobility + 1),
+            witness: format_moves(&m.witness),
+            positions: None,
+            from_ply: None,
+            from_positions: None,
+            lines: None,
+            shard: None,
+            certificate: String::new(),
+            seconds,
+        };
+        match m.coverage {
+            Coverage::Positions(positions) => row.positions = Some(positions),
+            Coverage::Lines {
+                from_ply,
+                from_positions,
+                lines,
+                shard,
+            } => {
+                (row.from_ply, row.from_positions, row.lines) =
+                    (Some(from_ply), Some(from_positions), Some(lines));
+                if let Some((i, n)) = shard {
+                    row.shard = Some(format!("{i}/{n}"));
+                    (row.max, row.impossible) = (None, None);
+                }
+            }
+        }
+        row.certify();
+        row
+    }
+
+    /// Says how the row's positions were covered.
+    fn certify(&mut self) {
+        self.certificate = match (self.positions, self.from_ply, self.from_positions) {
+            (Some(positions), _, _) => format!(
+                "exhaustive: every one of the {positions} positions after exactly {} plies (up to the start's symmetries)",
+                self.ply
+            ),
+            (None, Some(from_ply), Some(from_positions)) => format!(
+                "{}: every line of {} plies from each of the {from_positions} positions{} after exactly {from_ply} plies (up to the start's symmetries), {} lines",
+                if self.shard.is_some() { "part" } else { "exhaustive" },
+                self.ply - from_ply,
+                self.shard.as_ref().map_or(String::new(), |s| format!(" of partition {s}")),
+                self.lines.unwrap_or(0)
+            ),
+            _ => String::new(),
+        };
+    }
+}
+
+pub fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let pool = cli::thread_pool(args.run.threads)?;
+    let start = Instant::now();
+    if args.by_ply {
+        let enumerated = args.enumerate_to.unwrap_or(args.plies).min(args.plies);
+        if args.plies - enumerated > MAX_FOLLOWED as u32 {
+            return Err(Failure::Input(format!(
+                "--enumerate-to {enumerated}: at most {MAX_FOLLOWED} plies can be followed beyond it, --plies is {}",
+                args.plies
+            )));
+        }
+        if args.shard.is_some() && enumerated >= args.plies {
+            return Err(Failure::Input(format!(
+                "--shard splits the plies followed beyond --enumerate-to {enumerated}: give --plies {} or more",
+                enumerated + 1
+            )));
+        }
+        let stop = cli::interrupt_flag();
+        let progress = std::sync::Mutex::new(None);
+        let maxima = pool.install(|| {
+            retro::maxmob::max_mobility_by_ply(
+                args.plies,
+                enumerated,
+                args.shard,
+                args.run.key_limit(),
+                &stop,
+                &|n, total| {
+                    let mut bar = progress.lock().expect("not poisoned");
+                    bar.get_or_insert_with(|| {
+                        cli::progress_bar(total, &format!("positions of ply {enumerated} followed"))
+                    })
+                    .inc(n)
+                },
+            )
+        });
+        if let Some(bar) = progress.lock().expect("not poisoned").take() {
+            bar.finish_and_clear();
+        }
+        let maxima = match maxima {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+                eprintln!("retro: interrupted while following the lines beyond ply {enumerated}");
+                return Err(Failure::Interrupted);
+            }
+            maxima => maxima?,
+        };
+        let rows: Vec<Row> = maxima
+            .iter()
+            .map(|m| Row::new(m, start.elapsed().as_secs_f64()))
+            .collect();
+        return write_rows(&rows, args.run.json, out);
+    }
+    let found = pool.install(|| max_mobility(args.plies, args.run.key_limit()))?;
+    let witness = format_moves(&found.witness);
+    if args.run.json {
+        cli::write_json(
+            out,
+            &serde_json::json!({
+                "plies": found.plies,
+                "mobility": found.mobility,
+                "witness": witness,
+                "seconds": start.elapsed().as_secs_f64(),
+            }),
+        )?;
+    } else {
+        writeln!(
+            out,
+            "within {} plies: mobility {} after {} ({} plies)",
+            found.plies,
+            found.mobility,
+            if witness.is_empty() {
+                "the start"
+            } else {
+                &witness
+            },
+            found.witness.len()
+        )?;
+        writeln!(out, "{}", engine::display::Diagram(&found.position))?;
+    }
+    Ok(())
+}
+
+fn write_rows(rows: &[Row], json: bool, out: &mut impl Write) -> Result<(), Failure> {
+    if !json {
+        writeln!(out, "  ply  side    max      positions  witness")?;
+    }
+    for row in rows {
+        if json {
+            cli::write_json(out, row)?;
+        } else {
+            let seen = row.positions.map_or_else(
+                || format!("{} lines", row.lines.unwrap_or(0)),
+                |p| p.to_string(),
+            );
+            let max = row
+                .max
+                .map_or_else(|| format!(">={}", row.lower), |m| m.to_string());
+            writeln!(
+                out,
+                "{:>5}  {:<5} {max:>5} {seen:>14}  {}",
+                row.ply, row.side, row.witness
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// The rows of `retro maxmob --by-ply --json` runs, shards of one split, put back
+/// together: per ply the best part's witness (replayed by the core), the lines and
+/// positions followed added up; refused if a part is missing or repeated, or if whole rows
+/// of one ply disagree.
+pub fn merge(lines: Vec<cli::JsonLine>, json: bool, out: &mut impl Write) -> Result<(), Failure> {
+    #[derive(Default)]
+    struct Ply {
+        whole: Option<(Row, String)>,
+        count: usize,
+        parts: BTreeMap<usize, (Row, String)>,
+    }
+    let mut plies: BTreeMap<usize, Ply> = BTreeMap::new();
+    for read in lines {
+        let at = read.at();
+        let bad = |why: &str| Failure::Input(format!("{at}: {why}"));
+        let row: Row = serde_json::from_value(read.value.clone())
+            .map_err(|e| bad(&format!("not a row of `retro maxmob --by-ply --json`: {e}")))?;
+        let game = Game::replay(Position::START, &row.witness).map_err(|(offset, kind)| {
+            bad(&format!(
+                "witness {}: at character {}: {kind}",
+                row.witness,
+                offset + 1
+            ))
+        })?;
+        if game.moves.len() != row.ply || game.last().board.mobility() != row.lower {
+            return Err(bad(&format!(
+                "the witness does not reach {} moves after {} plies",
+                row.lower, row.ply
+            )));
+        }
+        let ply = plies.entry(row.ply).or_default();
+        match row.shard.as_deref() {
+            None => match &ply.whole {
+                Some((first, first_at))
+                    if (first.max, first.positions, first.lines)
+                        != (row.max, row.positions, row.lines) =>
+                {
+                    return Err(bad(&format!(
+                        "ply {}: max {:?} here, {:?} at {first_at}",
+                        row.ply, row.max, first.max
+                    )))
+                }
+                Some(_) => {}
+                None => ply.whole = Some((row, at)),
+            },
+            Some(shard) => {
+                let (index, count) = cli::parse_shard(shard).map_err(|e| bad(&e))?;
+                if ply.count != 0 && ply.count != count {
+                    return Err(bad(&format!(
+                        "shard {shard} of a split other than the others'"
+                    )));
+                }
+                ply.count = count;
+                if let Some((_, first)) = ply.parts.get(&index) {
+                    return Err(bad(&format!(
+                        "shard {shard} of ply {} is also at {first}",
+                        row.ply
+                    )));
+                }
+                ply.parts.insert(index, (row, at));
+            }
+        }
+    }
+    let mut rows = Vec::new();
+    for (number, ply) in plies {
+        if let Some((row, _)) = ply.whole {
+            rows.push(row);
+            continue;
+        }
+        if let Some(missing) = (1..=ply.count).find(|i| !ply.parts.contains_key(i)) {
+            return Err(Failure::Input(format!(
+                "ply {number}: shard {missing}/{} is missing",
+                ply.count
+            )));
+        }
+        let parts: Vec<Row> = ply.parts.into_values().map(|(row, _)| row).collect();
+        // The first part (by shard number) with the largest lower bound.
+        let best = parts.iter().rev().max_by_key(|r| r.lower).expect("a part");
+        let mut merged = best.clone();
+        merged.shard = None;
+        merged.max = Some(best.lower);
+        merged.impossible = Some(best.lower + 1);
+        merged.from_positions = Some(parts.iter().filter_map(|r| r.from_positions).sum());
+        merged.lines = Some(parts.iter().filter_map(|r| r.lines).sum());
+        merged.seconds = parts.iter().map(|r| r.seconds).sum();
+        merged.certify();
+        rows.push(merged);
+    }
+    write_rows(&rows, json, out)
+}
