@@ -74,12 +74,12 @@ pub struct SearchArgs {
     /// The 1+epsilon trick's epsilon (0: plain df-pn thresholds).
     #[arg(long, default_value_t = Options::default().epsilon, allow_negative_numbers = true)]
     epsilon: f64,
-    /// Threads: df-pn's, which search the tree together over the shared table (a node
-    /// another thread searches is left to it while a sibling is worth searching), and the
-    /// alpha-beta searches' (the guess of `score` and `wld`). One by default, so that
-    /// times compare with `engine solve --threads 1`.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: u32,
+    /// Threads (default: one per core, as the other tools): df-pn's, which search the tree
+    /// together over the shared table (a node another thread searches is left to it while
+    /// a sibling is worth searching), and the alpha-beta searches' (the guess of `score`
+    /// and `wld`). One thread gives the same node counts run after run.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
     #[command(flatten)]
     eval: cli::EvalArgs,
     /// JSON Lines (one object per line, as `jq` reads them): one per position, then a
@@ -112,7 +112,10 @@ impl SearchArgs {
             table_mb: mb - mb / 4,
             leaf_table_mb: mb / 4,
             guess_empties: self.guess_empties,
-            threads: self.threads as usize,
+            threads: self.threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                |t| t as usize,
+            ),
         })
     }
 }
@@ -132,9 +135,9 @@ fn main() -> ExitCode {
     };
     // The alpha-beta searches (and the proof checker's leaves) split their work in this pool.
     let threads = match &cli.command {
-        Command::Prove(args) => Some(args.search.threads),
-        Command::Score(args) | Command::Wld(args) => Some(args.search.threads),
-        Command::Bench(args) => Some(args.search.threads),
+        Command::Prove(args) => args.search.threads,
+        Command::Score(args) | Command::Wld(args) => args.search.threads,
+        Command::Bench(args) => args.search.threads,
         Command::CheckProof(args) => args.threads,
         Command::Completions(_) | Command::Manual(_) => Some(1),
     };
