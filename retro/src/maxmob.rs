@@ -84,10 +84,11 @@ pub enum Coverage {
 /// depth-first from each position of the last enumerated level, which needs no memory
 /// (a maximum needs no deduplication) and costs a line per transposition: the levels grow
 /// about 7x a ply, the lines about 11x. `progress` is called with the number of the last
-/// level's positions just followed and their total; raising `stop` ends the search with an error of kind
-/// `Interrupted`. With `shard` = (I, N), 1-based, only the positions of the last
-/// enumerated level in partition I of N ([`partition`]) are followed, so that N runs
-/// share the work and their rows merge (the maximum of the parts, the lines added up).
+/// level's positions just followed and their total; raising `stop` ends the search with
+/// an error of kind `Interrupted`. With `shard` = (I, N), 1-based, only the positions of
+/// the last enumerated level in partition I of N ([`partition`]) are followed, so that N
+/// runs share the work and their rows merge (the maximum of the parts, the lines added
+/// up).
 pub fn max_mobility_by_ply(
     plies: u32,
     enumerated: u32,
@@ -192,7 +193,8 @@ pub fn max_mobility_by_ply(
 /// The best of the positions `1..=depth` plies after the representatives followed so far.
 struct Followed {
     /// Per number of plies after the representative: the largest mobility, and the first
-    /// representative (with its side to move) reaching it.
+    /// representative (with its side to move) reaching it; `None` while no line is that
+    /// long.
     best: Vec<(u32, Option<Board>, Side)>,
     /// Per number of plies: the lines of play of that length followed.
     lines: Vec<u64>,
@@ -211,10 +213,17 @@ impl Followed {
 
     fn follow_from(&mut self, from: Board, side: Side) {
         self.from_positions += 1;
-        let mut most = [0u32; MAX_FOLLOWED];
-        follow(&from, &mut most[..self.best.len()], &mut self.lines);
-        for (best, &m) in self.best.iter_mut().zip(&most) {
-            if best.1.is_none() || m > best.0 {
+        let depth = self.best.len();
+        let (mut most, mut lines) = ([0u32; MAX_FOLLOWED], [0u64; MAX_FOLLOWED]);
+        follow(&from, &mut most[..depth], &mut lines[..depth]);
+        for ((best, total), (&m, &n)) in self
+            .best
+            .iter_mut()
+            .zip(&mut self.lines)
+            .zip(most.iter().zip(&lines))
+        {
+            *total += n;
+            if n > 0 && (best.1.is_none() || m > best.0) {
                 *best = (m, Some(from), side);
             }
         }
