@@ -17,6 +17,21 @@ fn json_lines(output: &Output) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// Writes a shard's output to `dir/part-I.jsonl`; the path.
+fn write_part(dir: &std::path::Path, i: usize, output: &Output) -> String {
+    let path = dir.join(format!("part-{i}.jsonl"));
+    std::fs::write(&path, &output.stdout).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// `retro merge` with `options` of the files `parts`.
+fn merge(options: &[&str], parts: &[String]) -> Output {
+    let mut args = vec!["merge"];
+    args.extend(options);
+    args.extend(parts.iter().map(String::as_str));
+    retro(&args)
+}
+
 #[test]
 fn enumerate_json_per_ply() {
     let output = retro(&["enumerate", "--plies", "5", "--canonical", "--json"]);
@@ -63,13 +78,9 @@ fn enumerate_shards_merge_into_the_whole_level() {
         assert_eq!(rows.last().unwrap()["shard"], shard.as_str());
         // The first shard builds and keeps plies 1-6; the others start from ply 6.
         assert_eq!(rows.len(), if i == 1 { 8 } else { 2 }, "{rows:?}");
-        let path = dir.path().join(format!("part{i}.jsonl"));
-        std::fs::write(&path, &output.stdout).unwrap();
-        parts.push(path.to_str().unwrap().to_string());
+        parts.push(write_part(dir.path(), i, &output));
     }
-    let mut args = vec!["merge", "--json"];
-    args.extend(parts.iter().map(String::as_str));
-    let merged = json_lines(&retro(&args));
+    let merged = json_lines(&merge(&["--json"], &parts));
     let last = merged.last().unwrap();
     let expected = json_lines(&whole).pop().unwrap();
     assert_eq!(
@@ -186,7 +197,7 @@ fn maxmob_by_ply_followed_beyond_the_enumeration() {
 /// and lines); a missing or repeated part is refused.
 #[test]
 fn maxmob_shards_merge_into_the_whole_curve() {
-    let whole = json_lines(&retro(&[
+    let curve = [
         "maxmob",
         "--plies",
         "7",
@@ -194,22 +205,13 @@ fn maxmob_shards_merge_into_the_whole_curve() {
         "--enumerate-to",
         "4",
         "--json",
-    ]));
+    ];
+    let whole = json_lines(&retro(&curve));
     let dir = tempfile::tempdir().unwrap();
     let mut parts = Vec::new();
     for i in 1..=3 {
         let shard = format!("{i}/3");
-        let output = retro(&[
-            "maxmob",
-            "--plies",
-            "7",
-            "--by-ply",
-            "--enumerate-to",
-            "4",
-            "--shard",
-            &shard,
-            "--json",
-        ]);
+        let output = retro(&[&curve[..], &["--shard", &shard]].concat());
         assert!(output.status.success(), "{output:?}");
         for row in json_lines(&output)
             .iter()
@@ -218,13 +220,9 @@ fn maxmob_shards_merge_into_the_whole_curve() {
             assert_eq!(row["shard"], shard.as_str());
             assert!(row["max"].is_null() && row["impossible"].is_null(), "{row}");
         }
-        let path = dir.path().join(format!("part-{i}.jsonl"));
-        std::fs::write(&path, &output.stdout).unwrap();
-        parts.push(path.to_str().unwrap().to_string());
+        parts.push(write_part(dir.path(), i, &output));
     }
-    let mut args = vec!["merge", "--json"];
-    args.extend(parts.iter().map(String::as_str));
-    let merged = json_lines(&retro(&args));
+    let merged = json_lines(&merge(&["--json"], &parts));
     assert_eq!(merged.len(), whole.len());
     for (m, w) in merged.iter().zip(&whole) {
         for field in [
@@ -239,13 +237,8 @@ fn maxmob_shards_merge_into_the_whole_curve() {
         }
         assert!(m["shard"].is_null());
     }
-    for bad in [
-        vec![&parts[0], &parts[1]],
-        vec![&parts[0], &parts[1], &parts[2], &parts[2]],
-    ] {
-        let mut args = vec!["merge"];
-        args.extend(bad.iter().map(|p| p.as_str()));
-        let output = retro(&args);
+    for bad in [&parts[..2], &[&parts[..], &parts[2..]].concat()] {
+        let output = merge(&[], bad);
         assert_eq!(output.status.code(), Some(2), "{output:?}");
     }
 }

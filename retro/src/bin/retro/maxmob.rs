@@ -11,6 +11,7 @@ use engine::{Game, Position};
 use retro::max_mobility;
 use retro::maxmob::{Coverage, PlyMaximum, MAX_FOLLOWED};
 
+use crate::merge::Split;
 use crate::RunArgs;
 
 #[derive(clap::Args)]
@@ -236,8 +237,7 @@ pub fn merge(lines: Vec<cli::JsonLine>, json: bool, out: &mut impl Write) -> Res
     #[derive(Default)]
     struct Ply {
         whole: Option<(Row, String)>,
-        count: usize,
-        parts: BTreeMap<usize, (Row, String)>,
+        parts: Split<Row>,
     }
     let mut plies: BTreeMap<usize, Ply> = BTreeMap::new();
     for read in lines {
@@ -274,20 +274,11 @@ pub fn merge(lines: Vec<cli::JsonLine>, json: bool, out: &mut impl Write) -> Res
                 None => ply.whole = Some((row, at)),
             },
             Some(shard) => {
-                let (index, count) = cli::parse_shard(shard).map_err(|e| bad(&e))?;
-                if ply.count != 0 && ply.count != count {
-                    return Err(bad(&format!(
-                        "shard {shard} of a split other than the others'"
-                    )));
-                }
-                ply.count = count;
-                if let Some((_, first)) = ply.parts.get(&index) {
-                    return Err(bad(&format!(
-                        "shard {shard} of ply {} is also at {first}",
-                        row.ply
-                    )));
-                }
-                ply.parts.insert(index, (row, at));
+                let shard = shard.to_string();
+                let number = row.ply;
+                ply.parts
+                    .add(&shard, row, &at)
+                    .map_err(|e| bad(&format!("ply {number}: {e}")))?;
             }
         }
     }
@@ -297,13 +288,10 @@ pub fn merge(lines: Vec<cli::JsonLine>, json: bool, out: &mut impl Write) -> Res
             rows.push(row);
             continue;
         }
-        if let Some(missing) = (1..=ply.count).find(|i| !ply.parts.contains_key(i)) {
-            return Err(Failure::Input(format!(
-                "ply {number}: shard {missing}/{} is missing",
-                ply.count
-            )));
-        }
-        let parts: Vec<Row> = ply.parts.into_values().map(|(row, _)| row).collect();
+        let parts = ply
+            .parts
+            .complete()
+            .map_err(|e| Failure::Input(format!("ply {number}: {e}")))?;
         // The first part (by shard number) with the largest lower bound.
         let best = parts.iter().rev().max_by_key(|r| r.lower).expect("a part");
         let mut merged = best.clone();

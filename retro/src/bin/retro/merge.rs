@@ -249,14 +249,60 @@ fn cactus(
     Ok(())
 }
 
+/// The parts of one split (`--shard I/N` runs), each read once, with where it was read.
+pub struct Split<T> {
+    count: usize,
+    parts: BTreeMap<usize, (T, String)>,
+}
+
+impl<T> Default for Split<T> {
+    fn default() -> Split<T> {
+        Split {
+            count: 0,
+            parts: BTreeMap::new(),
+        }
+    }
+}
+
+impl<T> Split<T> {
+    /// Adds part `shard` ("I/N") read at `at`; refuses a part of another split than the
+    /// others' or one already read.
+    pub fn add(&mut self, shard: &str, part: T, at: &str) -> Result<(), String> {
+        let (index, count) = cli::parse_shard(shard)?;
+        if self.count != 0 && self.count != count {
+            return Err(format!("shard {shard} of a split other than the others'"));
+        }
+        self.count = count;
+        if let Some((_, first)) = self.parts.get(&index) {
+            return Err(format!("shard {shard} is also at {first}"));
+        }
+        self.parts.insert(index, (part, at.to_string()));
+        Ok(())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.parts.is_empty()
+    }
+
+    /// The number of parts.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Every part in order, or "shard I/N is missing".
+    pub fn complete(self) -> Result<Vec<T>, String> {
+        if let Some(missing) = (1..=self.count).find(|i| !self.parts.contains_key(i)) {
+            return Err(format!("shard {missing}/{} is missing", self.count));
+        }
+        Ok(self.parts.into_values().map(|(part, _)| part).collect())
+    }
+}
+
 /// One level of `retro enumerate` as merged: its counts, and from how many partitions.
 #[derive(Default)]
 struct MergedLevel {
-    positions: u64,
-    canonical: Option<u64>,
-    /// Shard number -> where it was read; empty for a whole level.
-    shards: BTreeMap<usize, String>,
-    count: usize,
+    /// Positions and classes of each partition.
+    shards: Split<(u64, Option<u64>)>,
     /// Where the level was seen whole, with its counts.
     whole: Option<(String, u64, Option<u64>)>,
 }
@@ -299,45 +345,39 @@ fn merge_levels(
                 None => merged.whole = Some((at.clone(), positions, canonical)),
             },
             Some(shard) => {
-                let (index, count) = cli::parse_shard(shard).map_err(|e| bad(&e))?;
-                if merged.count != 0 && merged.count != count {
-                    return Err(bad(&format!(
-                        "shard {shard} of a split other than the others'"
-                    )));
+                if let Some(((_, first), _)) = merged.shards.parts.values().next() {
+                    if first.is_some() != canonical.is_some() {
+                        return Err(bad("canonical counted in some shards only"));
+                    }
                 }
-                merged.count = count;
-                if let Some(first) = merged.shards.insert(index, at.clone()) {
-                    return Err(bad(&format!("shard {shard} is also at {first}")));
-                }
-                if merged.shards.len() > 1 && merged.canonical.is_some() != canonical.is_some() {
-                    return Err(bad("canonical counted in some shards only"));
-                }
-                merged.positions += positions;
-                merged.canonical = canonical.map(|c| c + merged.canonical.unwrap_or(0));
+                merged
+                    .shards
+                    .add(shard, (positions, canonical), &at)
+                    .map_err(|e| bad(&e))?;
             }
         }
     }
     let mut rows = Vec::new();
     for ((label, level), merged) in levels {
-        let (positions, canonical, shards) = if merged.count == 0 {
+        let (positions, canonical, shards) = if merged.shards.is_empty() {
             let (_, p, c) = merged.whole.expect("a row per level");
             (p, c, 1)
         } else {
-            if let Some(missing) = (1..=merged.count).find(|i| !merged.shards.contains_key(i)) {
-                return Err(Failure::Input(format!(
-                    "{label} {level}: shard {missing}/{} is missing",
-                    merged.count
-                )));
-            }
+            let count = merged.shards.count();
+            let parts = merged
+                .shards
+                .complete()
+                .map_err(|e| Failure::Input(format!("{label} {level}: {e}")))?;
+            let positions = parts.iter().map(|(p, _)| p).sum();
+            let canonical = parts.iter().map(|(_, c)| *c).sum::<Option<u64>>();
             if let Some((at, p, c)) = &merged.whole {
-                if (*p, *c) != (merged.positions, merged.canonical) {
+                if (*p, *c) != (positions, canonical) {
                     return Err(Failure::Input(format!(
-                        "{label} {level}: the shards add up to {} positions, {at} counted {p}",
-                        merged.positions
+                        "{label} {level}: the shards add up to {positions} positions, {at} counted {p}"
                     )));
                 }
             }
-            (merged.positions, merged.canonical, merged.count)
+            (positions, canonical, count)
         };
         rows.push((label, level, positions, canonical, shards));
     }
