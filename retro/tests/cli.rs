@@ -194,7 +194,7 @@ fn maxmob_by_ply_followed_beyond_the_enumeration() {
 
 /// `--shard I/N` with `--enumerate-to`: each part's rows beyond the enumeration are lower
 /// bounds; `merge` puts the parts back into the whole run's rows (same maxima, positions
-/// and lines); a missing or repeated part is refused.
+/// and lines); a missing or repeated part, or parts with the whole run, is refused.
 #[test]
 fn maxmob_shards_merge_into_the_whole_curve() {
     let curve = [
@@ -206,7 +206,8 @@ fn maxmob_shards_merge_into_the_whole_curve() {
         "4",
         "--json",
     ];
-    let whole = json_lines(&retro(&curve));
+    let whole_run = retro(&curve);
+    let whole = json_lines(&whole_run);
     let dir = tempfile::tempdir().unwrap();
     let mut parts = Vec::new();
     for i in 1..=3 {
@@ -237,7 +238,9 @@ fn maxmob_shards_merge_into_the_whole_curve() {
         }
         assert!(m["shard"].is_null());
     }
-    for bad in [&parts[..2], &[&parts[..], &parts[2..]].concat()] {
+    let whole_file = write_part(dir.path(), 0, &whole_run);
+    let mixed = [&parts[..], &[whole_file]].concat();
+    for bad in [&parts[..2], &[&parts[..], &parts[2..]].concat(), &mixed] {
         let output = merge(&[], bad);
         assert_eq!(output.status.code(), Some(2), "{output:?}");
     }

@@ -231,8 +231,8 @@ fn write_rows(rows: &[Row], json: bool, out: &mut impl Write) -> Result<(), Fail
 
 /// The rows of `retro maxmob --by-ply --json` runs, shards of one split, put back
 /// together: per ply the best part's witness (replayed by the core), the lines and
-/// positions followed added up; refused if a part is missing or repeated, or if whole rows
-/// of one ply disagree.
+/// positions followed added up; refused if a part is missing or repeated, if whole rows
+/// of one ply disagree, or if a ply has both.
 pub fn merge(lines: Vec<cli::JsonLine>, json: bool, out: &mut impl Write) -> Result<(), Failure> {
     #[derive(Default)]
     struct Ply {
@@ -284,7 +284,12 @@ pub fn merge(lines: Vec<cli::JsonLine>, json: bool, out: &mut impl Write) -> Res
     }
     let mut rows = Vec::new();
     for (number, ply) in plies {
-        if let Some((row, _)) = ply.whole {
+        if let Some((row, at)) = ply.whole {
+            if !ply.parts.is_empty() {
+                return Err(Failure::Input(format!(
+                    "ply {number}: a whole row ({at}) and shards of it together"
+                )));
+            }
             rows.push(row);
             continue;
         }
