@@ -124,6 +124,14 @@ pub fn exit_code(program: &str, result: Result<(), Failure>) -> ExitCode {
     }
 }
 
+/// The number of threads `--threads` asks for: `threads`, or one per core without it.
+pub fn thread_count(threads: Option<u32>) -> usize {
+    threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |t| t as usize,
+    )
+}
+
 /// A pool of `threads` workers (default: one per core).
 pub fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, Failure> {
     let threads = threads.map_or(0, |t| t as usize);

@@ -112,10 +112,7 @@ impl SearchArgs {
             table_mb: mb - mb / 4,
             leaf_table_mb: mb / 4,
             guess_empties: self.guess_empties,
-            threads: self.threads.map_or_else(
-                || std::thread::available_parallelism().map_or(1, |n| n.get()),
-                |t| t as usize,
-            ),
+            threads: cli::thread_count(self.threads),
         })
     }
 }

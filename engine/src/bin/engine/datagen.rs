@@ -103,10 +103,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         noise: args.noise as i32,
         seed: args.seed,
     };
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |t| t as usize,
-    );
+    let threads = cli::thread_count(args.threads);
     let stop = cli::interrupt_flag();
     let progress = cli::progress_bar(todo.len() as u64, "games");
     let file = Mutex::new(file);

@@ -61,10 +61,7 @@ impl SearchArgs {
                 .collect()
         };
         Ok(Options {
-            workers: self.run.threads.map_or_else(
-                || std::thread::available_parallelism().map_or(1, |n| n.get()),
-                |t| t as usize,
-            ),
+            workers: cli::thread_count(self.run.threads),
             solvers,
             backward_nodes: self.backward_nodes,
             memo_entries: self.memo_entries,
