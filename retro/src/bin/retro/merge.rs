@@ -284,7 +284,7 @@ impl<T> Split<T> {
         self.parts.is_empty()
     }
 
-    /// The number of parts.
+    /// N, the number of parts the split has (not how many were read).
     pub fn count(&self) -> usize {
         self.count
     }
