@@ -288,39 +288,40 @@ pub fn decide(
         done.store(true, Relaxed);
     };
     // The SAT runs, in the order workers take them: per seed, per solver, the parts of
-    // the question without passes (where the target's side to move allows it) and without
-    // passes before the last `LATE` moves (most real games pass only near the end, if at
-    // all; these formulas are about half the size), then the whole question. Where no game
-    // without passes reaches the target (an odd number of passes), the late part runs
-    // twice, with two seeds, before the whole question: seeds move a solver's time by
-    // 2-4x, and the whole question, twice the size, is rarely first. A second varisat run
-    // would repeat the first; once a part is UNSAT, its runs (and those of the parts
-    // inside it) are skipped.
+    // the question that can hold the game, then the whole question (passes anywhere:
+    // twice the size, and rarely first). Where the target's side to move allows no
+    // passes, the part without them; where it needs an odd number, the part with a
+    // single pass just before the last move (a full board's typical game: the last
+    // square is one side's only), twice, with two seeds (seeds move a solver's time by
+    // 2-4x). Then the part without passes before the last `LATE` moves (most real games
+    // pass only near the end, if at all). The first three are about half the whole
+    // question's size. A second varisat run would repeat the first; once a part is
+    // UNSAT, its runs (and those of the parts inside it) are skipped.
     const LATE: usize = 12;
     let steps = (position.board.player | position.board.opponent)
         .count_ones()
         .saturating_sub(4) as usize;
+    let no_passes = satgen::target::no_passes_possible(position);
     let parts: [Cube; PARTS] = [
         Cube::NO_PASSES,
         Cube {
-            first_move: None,
+            single_pass_before: Some(steps.saturating_sub(1)),
+            ..Cube::default()
+        },
+        Cube {
             no_passes_before: steps.saturating_sub(LATE),
+            ..Cube::default()
         },
         Cube::default(),
     ];
-    let useful = [
-        satgen::target::no_passes_possible(position),
-        steps > LATE,
-        true,
-    ];
+    let useful = [no_passes, !no_passes && steps >= 2, steps > LATE, true];
     let solvers = &options.solvers;
-    let runs_per_seed = solvers.len() * PARTS;
-    let unsat = [AtomicBool::new(false), AtomicBool::new(false)];
+    let runs_per_seed = solvers.len() * Run::slots(!no_passes).len();
+    let unsat: [AtomicBool; PARTS] = Default::default();
     let next_run = std::sync::atomic::AtomicUsize::new(0);
     let questions: [OnceLock<Target>; PARTS] = Default::default();
     // Solvers that failed to run (a missing program): never tried again.
     let broken: Vec<AtomicBool> = solvers.iter().map(|_| AtomicBool::new(false)).collect();
-    let late_twice = !useful[0] && useful[1];
     // The whole question's UNSAT is an answer, so it is asked only of solvers that prove
     // it (unless their word is trusted); where none of them does, the first solver's
     // turn goes to varisat. The parts' UNSAT only prunes: any solver may ask them.
@@ -331,7 +332,7 @@ pub fn decide(
             solver: index,
             part,
             seed,
-        } = Run::of(k, solvers.len(), late_twice);
+        } = Run::of(k, solvers.len(), !no_passes);
         if broken[index].load(Relaxed) {
             return;
         }
@@ -384,7 +385,8 @@ pub fn decide(
         let name = command.unwrap_or_else(|| solver.name());
         let label = match part {
             0 => " (games without passes)".to_string(),
-            1 => format!(" (no pass before move {})", parts[1].no_passes_before + 1),
+            1 => format!(" (one pass, before move {})", steps),
+            2 => format!(" (no pass before move {})", parts[2].no_passes_before + 1),
             _ => String::new(),
         };
         match outcome {
@@ -403,10 +405,11 @@ pub fn decide(
                     .push(format!("{name}: model rejected: {e}")),
             },
             Ok(Outcome::Unsat) if !whole => {
-                // A part without passes before a step lies inside every part that allows
-                // more: the parts up to this one are refuted.
-                for refuted in &unsat[..=part] {
-                    refuted.store(true, Relaxed);
+                // The parts inside this one are refuted with it.
+                for (inside, refuted) in parts.iter().zip(&unsat) {
+                    if inside.inside(&parts[part]) {
+                        refuted.store(true, Relaxed);
+                    }
                 }
             }
             Ok(Outcome::Unsat) => {
@@ -562,9 +565,9 @@ pub fn decide(
     })
 }
 
-/// The parts of the question the race solves: without passes, without passes before the
-/// last moves, whole.
-const PARTS: usize = 3;
+/// The parts of the question the race solves: without passes, with a single pass before
+/// the last move, without passes before the last moves, whole.
+const PARTS: usize = 4;
 
 /// The race's `k`-th SAT run: which solver, part and seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -575,17 +578,31 @@ struct Run {
 }
 
 impl Run {
-    /// Per round, per solver, the parts in order, each with the round's seed (from 1);
-    /// `late_twice`: the first two slots run the late part (1), with two seeds.
-    fn of(k: usize, solvers: usize, late_twice: bool) -> Run {
-        let round = k / (solvers * PARTS);
-        let solver = k / PARTS % solvers;
-        let (part, seed) = match k % PARTS {
-            0 if late_twice => (1, 2 * round + 1),
-            1 if late_twice => (1, 2 * round + 2),
-            slot => (slot, round + 1),
-        };
-        Run { solver, part, seed }
+    /// Per round, per solver, the parts in order, each with the round's seed (from 1).
+    /// With `odd_passes` the part without passes cannot hold the game, and the two parts
+    /// with passes near the end run twice each, with two seeds: after the single-pass
+    /// part is refuted (where the pass lies elsewhere), both threads race on the next.
+    fn of(k: usize, solvers: usize, odd_passes: bool) -> Run {
+        let slots = Run::slots(odd_passes);
+        let round = k / (solvers * slots.len());
+        let slot = k % slots.len();
+        let (part, twice) = slots[slot];
+        // The slot's rank among the slots of its part in this round.
+        let rank = slots[..slot].iter().filter(|s| s.0 == part).count();
+        Run {
+            solver: k / slots.len() % solvers,
+            part,
+            seed: twice * round + rank + 1,
+        }
+    }
+
+    /// One solver's runs in a round: (part, runs of that part per round).
+    fn slots(odd_passes: bool) -> &'static [(usize, usize)] {
+        if odd_passes {
+            &[(1, 2), (1, 2), (2, 2), (2, 2), (3, 1)]
+        } else {
+            &[(0, 1), (2, 1), (3, 1)]
+        }
     }
 }
 
@@ -651,14 +668,23 @@ mod tests {
     #[test]
     fn runs_cover_each_solver_part_and_seed_once() {
         let run = |solver, part, seed| Run { solver, part, seed };
-        let first: Vec<Run> = (0..4).map(|k| Run::of(k, 2, true)).collect();
+        let first: Vec<Run> = (0..6).map(|k| Run::of(k, 2, true)).collect();
         assert_eq!(
             first,
-            [run(0, 1, 1), run(0, 1, 2), run(0, 2, 1), run(1, 1, 1)]
+            [
+                run(0, 1, 1),
+                run(0, 1, 2),
+                run(0, 2, 1),
+                run(0, 2, 2),
+                run(0, 3, 1),
+                run(1, 1, 1)
+            ]
         );
+        assert_eq!(Run::of(10, 2, true), run(0, 1, 3));
+        assert_eq!(Run::of(1, 2, false), run(0, 2, 1));
         assert_eq!(Run::of(6, 2, false), run(0, 0, 2));
-        for late_twice in [false, true] {
-            let runs: Vec<Run> = (0..60).map(|k| Run::of(k, 2, late_twice)).collect();
+        for odd_passes in [false, true] {
+            let runs: Vec<Run> = (0..80).map(|k| Run::of(k, 2, odd_passes)).collect();
             let distinct: std::collections::HashSet<Run> = runs.iter().copied().collect();
             assert_eq!(distinct.len(), runs.len());
             // Every part each solver runs gets seeds 1, 2, ... with none skipped.
@@ -671,7 +697,10 @@ mod tests {
                         .collect();
                     seeds.sort();
                     assert!(seeds.iter().enumerate().all(|(i, &s)| s == i + 1));
-                    assert_eq!(seeds.is_empty(), late_twice && part == 0);
+                    // The part that cannot hold the game: none without passes where
+                    // they are odd, none with a single pass where they are even.
+                    let never = if odd_passes { 0 } else { 1 };
+                    assert_eq!(seeds.is_empty(), part == never);
                 }
             }
         }

@@ -71,12 +71,15 @@ pub fn write_target(out: &mut impl Write, question: &Target) -> io::Result<()> {
     if let Some(first) = question.cube.first_move {
         writeln!(out, "c satgen-cube first_move={first}")?;
     }
-    if question.cube.no_passes_before > 0 {
+    if question.cube.single_pass_before.is_none() && question.cube.no_passes_before > 0 {
         let before = question
             .cube
             .no_passes_before
             .min(question.layout.moves.len());
         writeln!(out, "c satgen-cube no_passes_before={before}")?;
+    }
+    if let Some(step) = question.cube.single_pass_before {
+        writeln!(out, "c satgen-cube single_pass_before={step}")?;
     }
     for (j, candidates) in layout.moves.iter().enumerate() {
         let squares: Vec<String> = candidates

@@ -64,6 +64,19 @@ impl Formula {
         self.cnf.add_clause(Clause::from(lits));
     }
 
+    /// A clause with its constants folded: none where a literal is true.
+    pub fn clause_folded(&mut self, lits: &[Lit]) {
+        if lits.iter().any(|&l| self.is_true(l)) {
+            return;
+        }
+        let lits: Vec<Lit> = lits
+            .iter()
+            .copied()
+            .filter(|&l| !self.is_false(l))
+            .collect();
+        self.clause(&lits);
+    }
+
     /// `out <-> AND(inputs)`.
     pub fn define_and(&mut self, out: Lit, inputs: &[Lit]) {
         let inputs: Vec<Lit> = inputs

@@ -37,6 +37,13 @@ pub struct Cube {
     /// side's legal moves and flips per step instead of both, so a formula without passes
     /// is half the size. Its UNSAT says nothing of games with earlier passes.
     pub no_passes_before: usize,
+    /// Games with exactly one pass, just before this step's move: the side whose turn
+    /// it is there by alternation has no legal move, and the other plays it. Where no
+    /// game without passes reaches the target (an odd number of passes), this is the
+    /// typical game of a full board: the last empty square is the other side's only. The
+    /// side to move follows from the step, as without passes, so the formula is about as
+    /// small. Its UNSAT says nothing of other games. Overrides `no_passes_before`.
+    pub single_pass_before: Option<usize>,
 }
 
 impl Cube {
@@ -44,7 +51,30 @@ impl Cube {
     pub const NO_PASSES: Cube = Cube {
         first_move: None,
         no_passes_before: usize::MAX,
+        single_pass_before: None,
     };
+
+    /// Whose move step `j` is, where the cube fixes it (true: black's).
+    fn mover(&self, j: usize) -> Option<bool> {
+        match self.single_pass_before {
+            Some(k) => Some((j % 2 == 0) != (j >= k)),
+            None if j < self.no_passes_before => Some(j % 2 == 0),
+            None => None,
+        }
+    }
+
+    /// Whether every game this cube admits is also one of `other`'s (so `other`'s UNSAT
+    /// refutes this cube).
+    pub fn inside(&self, other: &Cube) -> bool {
+        let first_move = other.first_move.is_none() || other.first_move == self.first_move;
+        let passes = match (self.single_pass_before, other.single_pass_before) {
+            (Some(k), Some(l)) => k == l,
+            (None, Some(_)) => false,
+            (Some(k), None) => k >= other.no_passes_before,
+            (None, None) => self.no_passes_before >= other.no_passes_before,
+        };
+        first_move && passes
+    }
 }
 
 /// The question and its CNF.
@@ -194,11 +224,13 @@ pub fn encode_target(target: &Position, cube: Cube) -> Target {
         f.clause(&[f.f]);
     }
     for j in 0..steps {
-        // Before any pass black moves at even steps: the other side's moves are not
-        // built (all false), and its flips fold away with its gated moves.
-        let strict = j < cube.no_passes_before;
+        // Where the cube fixes whose move it is, the other side's moves are not built
+        // (all false), and its flips fold away with its gated moves; only at the single
+        // pass are the passer's moves built, to say it has none.
+        let mover = cube.mover(j);
+        let pass_here = cube.single_pass_before == Some(j);
         let moves_of = |f: &mut Formula, black_moves: bool, player: &[Lit], opponent: &[Lit]| {
-            if strict && black_moves != (j % 2 == 0) {
+            if mover.is_some_and(|m| m != black_moves) && !pass_here {
                 (vec![f.f; 64], vec![[f.f; 8]; 64])
             } else {
                 legal_moves(f, player, opponent)
@@ -206,8 +238,18 @@ pub fn encode_target(target: &Position, cube: Cube) -> Target {
         };
         let (legal_black, a_black) = moves_of(&mut f, true, &black, &white);
         let (legal_white, a_white) = moves_of(&mut f, false, &white, &black);
-        if strict {
-            black_to_move = f.constant(j % 2 == 0);
+        if let Some(black_moves) = mover {
+            if pass_here {
+                let passer = if black_moves {
+                    &legal_white
+                } else {
+                    &legal_black
+                };
+                for &l in passer {
+                    f.clause_folded(&[!l]);
+                }
+            }
+            black_to_move = f.constant(black_moves);
         } else if j > 0 {
             // The side to move: the other side, unless it has no move (a pass; the side that
             // just moved must then have one, which the move below asks).
@@ -381,15 +423,10 @@ mod tests {
         assert_eq!(with_d3 & CENTRE, CENTRE & !sq("d4").bit());
     }
 
-    /// Solves `position`'s question with varisat: the replayed witness, or `None` (UNSAT).
-    fn solve(position: &Position, first_move: Option<Square>) -> Option<Vec<Move>> {
-        let question = encode_target(
-            position,
-            Cube {
-                first_move,
-                ..Cube::default()
-            },
-        );
+    /// Solves `position`'s question (or the part `cube`) with varisat: the replayed
+    /// witness, or `None` (UNSAT).
+    fn solve_part(position: &Position, cube: Cube) -> Option<Vec<Move>> {
+        let question = encode_target(position, cube);
         let model = crate::solve::varisat(&question.formula)?;
         let moves = decode_target(&question.layout, &model).expect("a model decodes");
         let mut replayed = Position::START;
@@ -398,6 +435,39 @@ mod tests {
         }
         assert_eq!(replayed, *position);
         Some(moves)
+    }
+
+    fn solve(position: &Position, first_move: Option<Square>) -> Option<Vec<Move>> {
+        let cube = Cube {
+            first_move,
+            ..Cube::default()
+        };
+        solve_part(position, cube)
+    }
+
+    #[test]
+    fn which_parts_lie_inside_which() {
+        let late = |n| Cube {
+            no_passes_before: n,
+            ..Cube::default()
+        };
+        let single = |k| Cube {
+            single_pass_before: Some(k),
+            ..Cube::default()
+        };
+        let whole = Cube::default();
+        for part in [Cube::NO_PASSES, late(30), single(40), single(20)] {
+            assert!(part.inside(&whole) && part.inside(&part));
+        }
+        assert!(Cube::NO_PASSES.inside(&late(30)) && !late(30).inside(&Cube::NO_PASSES));
+        assert!(single(40).inside(&late(30)) && !single(20).inside(&late(30)));
+        assert!(!single(40).inside(&single(20)) && !single(40).inside(&Cube::NO_PASSES));
+        assert!(!Cube::NO_PASSES.inside(&single(40)) && !whole.inside(&late(30)));
+        let d3 = Cube {
+            first_move: Some("d3".parse().unwrap()),
+            ..Cube::default()
+        };
+        assert!(d3.inside(&whole) && !whole.inside(&d3));
     }
 
     /// Around the passes of random games: the position where a side must pass, the one
@@ -419,6 +489,25 @@ mod tests {
                 let witness = solve(p, None).unwrap_or_else(|| panic!("seed {seed}"));
                 assert!(witness.contains(&Move::Pass) || p == &game.positions[i]);
             }
+            // One move after the pass: found by the part with a single pass before the
+            // last move, and not by the part without passes; before the pass, the
+            // other way round.
+            let last_pass = |steps: usize| Cube {
+                single_pass_before: Some(steps - 1),
+                ..Cube::default()
+            };
+            let steps_of =
+                |p: &Position| (p.board.player | p.board.opponent).count_ones() as usize - 4;
+            if let (Some(after), Some(Move::Play(_))) =
+                (game.positions.get(i + 2), game.moves.get(i + 1))
+            {
+                let witness = solve_part(after, last_pass(steps_of(after)));
+                assert_eq!(witness.map(|w| w[i]), Some(Move::Pass), "seed {seed}");
+                assert_eq!(solve_part(after, Cube::NO_PASSES), None, "seed {seed}");
+            }
+            let before = &game.positions[i];
+            assert!(solve_part(before, Cube::NO_PASSES).is_some());
+            assert_eq!(solve_part(before, last_pass(steps_of(before))), None);
             around_passes += 1;
             if around_passes == 3 {
                 break;

@@ -213,6 +213,16 @@ struct QuestionArgs {
         value_name = "STEP"
     )]
     no_passes_before: Option<usize>,
+    /// With --target: games with exactly one pass, just before this step (move), only:
+    /// the side whose turn it is there has no legal move (where the target needs an odd
+    /// number of passes, the part `retro check` tries first).
+    #[arg(
+        long,
+        requires = "target",
+        conflicts_with_all = ["no_passes", "no_passes_before", "mobility"],
+        value_name = "STEP"
+    )]
+    single_pass_before: Option<usize>,
     /// Plies from the start (a pass is a ply).
     #[arg(long, default_value_t = 42, value_parser = clap::value_parser!(u32).range(1..=60))]
     plies: u32,
@@ -249,6 +259,7 @@ impl QuestionArgs {
                     } else {
                         self.no_passes_before.unwrap_or(0)
                     },
+                    single_pass_before: self.single_pass_before,
                 },
             )),
             None => Ok(Asked::Mobility(self.question())),
@@ -275,7 +286,7 @@ struct EmitArgs {
     /// With --target: the flip accounting instead (what `retro check` reports as method
     /// "accounting"), a necessary condition with time left out: UNSAT means no game
     /// reaches the target; a model proves nothing.
-    #[arg(long, requires = "target", conflicts_with_all = ["no_passes", "no_passes_before", "mobility"])]
+    #[arg(long, requires = "target", conflicts_with_all = ["no_passes", "no_passes_before", "single_pass_before", "mobility"])]
     accounting: bool,
     /// Output file.
     #[arg(short, long)]
