@@ -314,7 +314,9 @@ pub fn decide(
         },
         Cube::default(),
     ];
-    let useful = [no_passes, !no_passes && steps >= 2, steps > LATE, true];
+    // Which of the first two parts the side to move allows is the schedule's choice
+    // (`Run::slots`); here only what the number of moves rules out.
+    let useful = [true, steps >= 2, steps > LATE, true];
     let solvers = &options.solvers;
     let runs_per_seed = solvers.len() * Run::slots(!no_passes).len();
     let unsat: [AtomicBool; PARTS] = Default::default();

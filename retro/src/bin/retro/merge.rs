@@ -280,6 +280,11 @@ impl<T> Split<T> {
         Ok(())
     }
 
+    /// The part of the lowest shard number read so far.
+    pub fn first(&self) -> Option<&T> {
+        self.parts.values().next().map(|(part, _)| part)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.parts.is_empty()
     }
@@ -345,7 +350,7 @@ fn merge_levels(
                 None => merged.whole = Some((at.clone(), positions, canonical)),
             },
             Some(shard) => {
-                if let Some(((_, first), _)) = merged.shards.parts.values().next() {
+                if let Some((_, first)) = merged.shards.first() {
                     if first.is_some() != canonical.is_some() {
                         return Err(bad("canonical counted in some shards only"));
                     }
