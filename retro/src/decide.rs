@@ -38,6 +38,12 @@ pub enum Method {
     Sat,
 }
 
+/// What the race passes to Kissat named alone. Its failed-literal probing takes a large
+/// share of its time on these questions (long chains of gates from step to step) and
+/// rarely pays: without it the parts that hold the game are solved faster, the slowest
+/// runs most (measured in results/reach.md, session 36).
+pub const KISSAT_OPTIONS: &str = "--probe=false";
+
 /// A SAT solver the race can run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SatSolver {
@@ -45,7 +51,8 @@ pub enum SatSolver {
     /// finish on its thread).
     Varisat,
     /// An external DIMACS solver: program and arguments (the CNF file is appended); Kissat
-    /// and CaDiCaL get `--seed=K` so that several runs differ.
+    /// and CaDiCaL get `--seed=K` so that several runs differ, and Kissat named alone
+    /// gets the race's options ([`KISSAT_OPTIONS`]).
     Command {
         line: String,
         /// Whether it writes LRAT proofs (CaDiCaL 1.9 and later), asked once, when the
@@ -104,15 +111,18 @@ impl SatSolver {
         match self {
             SatSolver::Varisat => None,
             SatSolver::Command { line: c, .. } => {
-                let program = c.split_whitespace().next().unwrap_or_default();
+                let mut words = c.split_whitespace();
+                let program = words.next().unwrap_or_default();
                 let base = std::path::Path::new(program)
                     .file_name()
                     .and_then(|n| n.to_str())
                     .unwrap_or_default();
-                Some(if ["kissat", "cadical"].contains(&base) {
-                    format!("{c} -q --seed={seed}")
-                } else {
-                    c.clone()
+                // A command with options of its own runs with those alone.
+                let tuned = base == "kissat" && words.next().is_none();
+                Some(match base {
+                    "kissat" if tuned => format!("{c} {KISSAT_OPTIONS} -q --seed={seed}"),
+                    "kissat" | "cadical" => format!("{c} -q --seed={seed}"),
+                    _ => c.clone(),
                 })
             }
         }
@@ -709,11 +719,17 @@ mod tests {
     }
 
     #[test]
-    fn kissat_and_cadical_get_seeds_other_commands_run_as_given() {
+    fn kissat_and_cadical_get_seeds_kissat_alone_the_race_options_others_run_as_given() {
         let kissat = SatSolver::external("/usr/local/bin/kissat");
         assert_eq!(
             kissat.command(3).as_deref(),
-            Some("/usr/local/bin/kissat -q --seed=3")
+            Some("/usr/local/bin/kissat --probe=false -q --seed=3")
+        );
+        // Options of the user's own replace the race's.
+        let kissat = SatSolver::external("kissat --probe=true");
+        assert_eq!(
+            kissat.command(2).as_deref(),
+            Some("kissat --probe=true -q --seed=2")
         );
         let cadical = SatSolver::external("cadical");
         assert_eq!(cadical.command(1).as_deref(), Some("cadical -q --seed=1"));
