@@ -117,10 +117,11 @@ impl SatSolver {
                     .file_name()
                     .and_then(|n| n.to_str())
                     .unwrap_or_default();
-                // A command with options of its own runs with those alone.
-                let tuned = base == "kissat" && words.next().is_none();
                 Some(match base {
-                    "kissat" if tuned => format!("{c} {KISSAT_OPTIONS} -q --seed={seed}"),
+                    // A command with options of its own runs with those alone.
+                    "kissat" if words.next().is_none() => {
+                        format!("{c} {KISSAT_OPTIONS} -q --seed={seed}")
+                    }
                     "kissat" | "cadical" => format!("{c} -q --seed={seed}"),
                     _ => c.clone(),
                 })
