@@ -309,9 +309,7 @@ pub fn decide(
     // question's size. A second varisat run would repeat the first; once a part is
     // UNSAT, its runs (and those of the parts inside it) are skipped.
     const LATE: usize = 12;
-    let steps = (position.board.player | position.board.opponent)
-        .count_ones()
-        .saturating_sub(4) as usize;
+    let steps = satgen::target::moves_played(position);
     let no_passes = satgen::target::no_passes_possible(position);
     let parts: [Cube; PARTS] = [
         Cube::NO_PASSES,
@@ -398,7 +396,7 @@ pub fn decide(
         let name = command.unwrap_or_else(|| solver.name());
         let label = match part {
             0 => " (games without passes)".to_string(),
-            1 => format!(" (one pass, before move {})", steps),
+            1 => format!(" (one pass, before move {steps})"),
             2 => format!(" (no pass before move {})", parts[2].no_passes_before + 1),
             _ => String::new(),
         };

@@ -110,12 +110,18 @@ pub fn first_moves(target: &Position) -> Vec<Square> {
     engine::Bitboard(Board::START.moves() & occupied).collect()
 }
 
+/// The moves (passes aside) of every game that reaches `target`: one per disc beyond the
+/// start's four; the question's steps.
+pub fn moves_played(target: &Position) -> usize {
+    (target.board.player | target.board.opponent)
+        .count_ones()
+        .saturating_sub(4) as usize
+}
+
 /// Whether a game without passes can end at `target` with its side to move: black moves
 /// at even steps, so the last of `discs - 4` moves is black's when their number is odd.
 pub fn no_passes_possible(target: &Position) -> bool {
-    let moves = (target.board.player | target.board.opponent)
-        .count_ones()
-        .saturating_sub(4);
+    let moves = moves_played(target);
     if moves == 0 {
         return target.side == Color::Black;
     }
@@ -181,7 +187,7 @@ pub fn encode_target(target: &Position, cube: Cube) -> Target {
     let fixed = never_flipped(occupied);
     let rounds = placement_rounds(occupied);
     let mut f = Formula::new();
-    let steps = occupied.count_ones().saturating_sub(4) as usize;
+    let steps = moves_played(target);
     if occupied & CENTRE != CENTRE {
         f.clause(&[f.f]);
     }
@@ -496,18 +502,16 @@ mod tests {
                 single_pass_before: Some(steps - 1),
                 ..Cube::default()
             };
-            let steps_of =
-                |p: &Position| (p.board.player | p.board.opponent).count_ones() as usize - 4;
             if let (Some(after), Some(Move::Play(_))) =
                 (game.positions.get(i + 2), game.moves.get(i + 1))
             {
-                let witness = solve_part(after, last_pass(steps_of(after)));
+                let witness = solve_part(after, last_pass(moves_played(after)));
                 assert_eq!(witness.map(|w| w[i]), Some(Move::Pass), "seed {seed}");
                 assert_eq!(solve_part(after, Cube::NO_PASSES), None, "seed {seed}");
             }
             let before = &game.positions[i];
             assert!(solve_part(before, Cube::NO_PASSES).is_some());
-            assert_eq!(solve_part(before, last_pass(steps_of(before))), None);
+            assert_eq!(solve_part(before, last_pass(moves_played(before))), None);
             around_passes += 1;
             if around_passes == 3 {
                 break;
