@@ -1,5 +1,6 @@
 //! The `engine` binary as a user runs it: output formats, exit codes, one-line errors.
 
+use std::io::BufRead;
 use std::process::{Command, Output};
 
 fn engine(args: &[&str]) -> Output {
@@ -333,23 +334,32 @@ fn solve_interrupted_keeps_solved_rows() {
         format!("{}\n{start}\n", first.lines().next().unwrap()),
     )
     .unwrap();
-    // Ctrl-C, and SIGTERM (what timeout, Slurm and GNU parallel send) alike.
+    // Ctrl-C, and SIGTERM (what timeout, Slurm and GNU parallel send) alike, once the
+    // first row is out (however loaded the machine), while the start is being solved.
     for (signal, status) in [("-INT", 130), ("-TERM", 143)] {
-        let child = Command::new(env!("CARGO_BIN_EXE_engine"))
+        let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
             .args(["solve", path.to_str().unwrap(), "--hash-mb", "16"])
             .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        let mut table = String::new();
+        while !table.contains("   1      14 ") {
+            let line = lines.next().expect("a row before the end").unwrap();
+            table += &line;
+            table.push('\n');
+        }
         let killed = Command::new("kill")
             .args([signal, &child.id().to_string()])
             .status()
             .unwrap();
         assert!(killed.success());
-        let output = child.wait_with_output().unwrap();
-        assert_eq!(output.status.code(), Some(status), "{signal}");
-        let table = stdout(&output);
+        for line in lines {
+            table += &line.unwrap();
+            table.push('\n');
+        }
+        assert_eq!(child.wait().unwrap().code(), Some(status), "{signal}");
         assert!(table.contains("   1      14   +18"), "{table}");
         assert!(table.contains("total: 1 positions"), "{table}");
         assert!(table.contains("(interrupted)"), "{table}");
