@@ -560,6 +560,101 @@ fn merge_puts_shards_back_together() {
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
+/// `check --done` decides only what earlier results left undecided, under the file's own
+/// numbers; `merge` puts each new answer over the UNKNOWN row it replaces, in either order;
+/// answers that disagree, and results of another file, are one-line errors.
+#[test]
+fn done_reruns_the_unknown_and_merge_puts_the_answers_over_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mixed.obf");
+    let games = retro(&["sample", "--discs", "20", "--count", "3", "--seed", "1"]);
+    let boards = retro(&["sample", "--random-boards", "--count", "12", "--seed", "4"]);
+    std::fs::write(&file, [games.stdout, boards.stdout].concat()).unwrap();
+    let write = |name: &str, rows: &[serde_json::Value]| {
+        let path = dir.path().join(name);
+        let text: Vec<String> = rows.iter().map(|r| r.to_string()).collect();
+        std::fs::write(&path, text.join("\n")).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let whole = check_with_varisat(&file, "30", &[]);
+    assert_eq!(whole.last().unwrap()["unknown"], 0, "{whole:?}");
+    // A first run that left the three games and the last board undecided.
+    let unknown = [1, 2, 3, 15];
+    let first: Vec<serde_json::Value> = whole
+        .iter()
+        .map(|row| {
+            let mut row = row.clone();
+            if unknown.contains(&row["index"].as_u64().unwrap_or(0)) {
+                row["reachable"] = serde_json::Value::Null;
+                row["method"] = serde_json::Value::Null;
+                row["witness"] = serde_json::Value::Null;
+            }
+            row
+        })
+        .collect();
+    let first_path = write("first.jsonl", &first);
+    let again = check_with_varisat(&file, "30", &["--done", &first_path]);
+    let mut rerun: Vec<u64> = again
+        .iter()
+        .filter(|r| r["summary"] != true)
+        .map(|r| r["index"].as_u64().unwrap())
+        .collect();
+    rerun.sort_unstable();
+    assert_eq!(rerun, unknown);
+    assert_eq!(again.last().unwrap()["unknown"], 0, "{again:?}");
+    let again_path = write("again.jsonl", &again);
+    for parts in [[&first_path, &again_path], [&again_path, &first_path]] {
+        let output = retro(&["merge", "--json", parts[0], parts[1]]);
+        assert!(output.status.success(), "{output:?}");
+        let mut merged = json_lines(&output);
+        let summary = merged.pop().unwrap();
+        assert_eq!(summary["positions"], 15);
+        for key in ["reachable", "unreachable", "unknown"] {
+            assert_eq!(summary[key], whole.last().unwrap()[key], "{key}");
+        }
+        let answers = |rows: &[serde_json::Value]| {
+            let mut answers: Vec<(u64, Option<bool>)> = rows
+                .iter()
+                .filter(|r| r["summary"] != true)
+                .map(|r| (r["index"].as_u64().unwrap(), r["reachable"].as_bool()))
+                .collect();
+            answers.sort_unstable();
+            answers
+        };
+        assert_eq!(answers(&merged), answers(&whole));
+    }
+    // Nothing left: a third run decides nothing.
+    let third = check_with_varisat(&file, "30", &["--done", &first_path, &again_path]);
+    assert_eq!(third.len(), 1, "{third:?}");
+    // A rerun that contradicts an answer.
+    let mut flipped = again.clone();
+    flipped[0]["reachable"] = serde_json::Value::Bool(flipped[0]["reachable"] != true);
+    let flipped_path = write("flipped.jsonl", &flipped);
+    let output = retro(&["merge", &again_path, &flipped_path]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        err.contains(&format!(
+            "{flipped_path}:1: position {}",
+            flipped[0]["index"]
+        )) && err.contains("but"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // Results of a longer file.
+    let mut longer = first.clone();
+    longer[0]["index"] = serde_json::json!(16);
+    let longer_path = write("longer.jsonl", &longer);
+    let output = retro(&["check", file.to_str().unwrap(), "--done", &longer_path]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        err.contains(&format!("{longer_path}:1: position 16")) && err.contains("15 positions"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
 /// Stand-ins for Kissat (no proof) and CaDiCaL (LRAT, here a false one) that answer UNSAT
 /// to every question, on a reachable position: with `--trust-unsat` Kissat's word is
 /// taken and the certificate says it has no proof; by default and with `--proof DIR` it

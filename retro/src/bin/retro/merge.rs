@@ -12,7 +12,8 @@ use retro::estimate::{estimate, random_board_space, z_score};
 
 #[derive(clap::Args)]
 pub struct MergeArgs {
-    /// Output files of `retro check --json` (shards of one file, in any order), of
+    /// Output files of `retro check --json` (shards of one file, in any order, and reruns
+    /// of what they left UNKNOWN with `check --done`), of
     /// `retro enumerate --json` (shards of one count), or of `retro maxmob --by-ply --json`
     /// (shards of one curve).
     #[arg(required = true)]
@@ -32,6 +33,15 @@ pub struct MergeArgs {
     /// each took, sorted (the usual way to compare solvers over a set of questions).
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+}
+
+/// How `merge` names an answer.
+fn answer_word(reachable: bool) -> &'static str {
+    if reachable {
+        "reachable"
+    } else {
+        "unreachable"
+    }
 }
 
 /// Per (answer, method): positions and seconds.
@@ -76,10 +86,28 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
         if !value["reachable"].is_boolean() && !value["reachable"].is_null() {
             return Err(bad("not a row of `retro check --json` (no answer)"));
         }
-        if let Some((_, other)) = read_rows.get(&index) {
-            return Err(bad(&format!(
-                "position {index} is also answered at {other}"
-            )));
+        // A rerun (`check --done`) answers again only what was left UNKNOWN: its answer
+        // replaces the UNKNOWN row, and of two UNKNOWN rows the longer try stands. A
+        // position decided twice is a part read twice, or two answers that disagree.
+        if let Some((row, other)) = read_rows.get(&index) {
+            let seconds = |row: &serde_json::Value| row["seconds"].as_f64().unwrap_or(0.0);
+            match (row["reachable"].as_bool(), value["reachable"].as_bool()) {
+                (Some(old), Some(new)) if old != new => {
+                    return Err(bad(&format!(
+                        "position {index} is {}, but {} at {other}",
+                        answer_word(new),
+                        answer_word(old)
+                    )))
+                }
+                (Some(_), Some(_)) => {
+                    return Err(bad(&format!(
+                        "position {index} is also answered at {other}"
+                    )))
+                }
+                (Some(_), None) => continue,
+                (None, None) if seconds(row) >= seconds(value) => continue,
+                (None, _) => {}
+            }
         }
         let at = read.at();
         read_rows.insert(index, (read.value, at));

@@ -1,3 +1,4 @@
+use std::collections::HashSet;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering::Relaxed;
@@ -102,6 +103,13 @@ pub struct CheckArgs {
     /// Seconds per position before it is left UNKNOWN.
     #[arg(long, default_value_t = 60.0)]
     time_limit: f64,
+    /// Skip the positions that these JSON Lines files (earlier `check --json` runs of the
+    /// same file) decided: an interrupted run goes on where it stopped, and what a run
+    /// left UNKNOWN is decided again (say with a longer --time-limit). `retro merge` of
+    /// the old and new files puts each new answer over the UNKNOWN it replaces. Takes
+    /// several files (`--done part*.jsonl`).
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    done: Vec<PathBuf>,
     #[command(flatten)]
     search: SearchArgs,
 }
@@ -335,6 +343,7 @@ fn read_check_file(args: &CheckArgs) -> Result<Vec<(usize, Vec<Position>)>, Fail
             .map(|(_, obf)| vec![obf.position])
             .collect()
     };
+    let positions_in_file = positions.len();
     let mut numbered: Vec<(usize, Vec<Position>)> = positions
         .into_iter()
         .enumerate()
@@ -343,7 +352,34 @@ fn read_check_file(args: &CheckArgs) -> Result<Vec<(usize, Vec<Position>)>, Fail
     if let Some((i, n)) = args.shard {
         numbered.retain(|(index, _)| (index - 1) % n == i - 1);
     }
+    let decided = decided(&args.done, positions_in_file)?;
+    numbered.retain(|(index, _)| !decided.contains(index));
     Ok(numbered)
+}
+
+/// The positions that the `check --json` rows of `files` decided (of a file of `count`).
+fn decided(files: &[PathBuf], count: usize) -> Result<HashSet<usize>, Failure> {
+    let mut decided = HashSet::new();
+    for read in cli::read_json_lines(files)? {
+        let row = &read.value;
+        if row["summary"] == true {
+            continue;
+        }
+        let bad = |why: String| Failure::Input(format!("{}: {why}", read.at()));
+        let index = row["index"]
+            .as_u64()
+            .ok_or_else(|| bad("not a row of `retro check --json` (no index)".into()))?
+            as usize;
+        if index == 0 || index > count {
+            return Err(bad(format!(
+                "position {index}, but the file checked has {count} positions (results of another file?)"
+            )));
+        }
+        if row["reachable"].is_boolean() {
+            decided.insert(index);
+        }
+    }
+    Ok(decided)
 }
 
 pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
