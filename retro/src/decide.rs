@@ -168,6 +168,11 @@ pub struct Decision {
     pub solver: Option<String>,
     /// The proof file of a SAT "no", kept where [`decide`] was asked to keep it.
     pub proof: Option<PathBuf>,
+    /// For a "no" by a solver (the flip accounting, SAT): whether an independent checker
+    /// accepted its proof (false: the solver's word, under [`Options::trust_unsat`]).
+    /// `None` for answers that need no proof: a witness replayed, a refutation rule, the
+    /// exhaustive backward search.
+    pub proof_checked: Option<bool>,
     /// Positions the backward search visited.
     pub nodes: u64,
     pub seconds: f64,
@@ -188,6 +193,7 @@ struct Found {
     certificate: Option<String>,
     solver: Option<String>,
     proof: Option<PathBuf>,
+    proof_checked: Option<bool>,
 }
 
 /// The cheap part of [`decide`]: the refutations, the flip accounting, then the backward search with at most
@@ -207,6 +213,7 @@ pub fn quick(
             certificate: found.certificate,
             solver: None,
             proof: None,
+            proof_checked: found.proof_checked,
             nodes,
             seconds: start.elapsed().as_secs_f64(),
         })
@@ -220,6 +227,7 @@ pub fn quick(
                 certificate: Some(why),
                 solver: None,
                 proof: None,
+                proof_checked: None,
             },
             0,
         );
@@ -238,6 +246,7 @@ pub fn quick(
                 )),
                 solver: None,
                 proof: None,
+                proof_checked: Some(true),
             },
             0,
         );
@@ -268,6 +277,7 @@ fn backward_found(result: &crate::reach::Reach) -> Found {
         witness: result.witness.clone(),
         solver: None,
         proof: None,
+        proof_checked: None,
     }
 }
 
@@ -409,6 +419,7 @@ pub fn decide(
                     certificate: None,
                     solver: Some(format!("{name}{label}")),
                     proof: None,
+                    proof_checked: None,
                 }),
                 Err(e) => errors
                     .lock()
@@ -446,6 +457,7 @@ pub fn decide(
                         )),
                         solver: Some(name),
                         proof,
+                        proof_checked: Some(true),
                     }),
                     // No proof: an answer only where the solver's word is trusted.
                     Ok(None) if !proof_needed => settle(Found {
@@ -457,6 +469,7 @@ pub fn decide(
                         )),
                         solver: Some(name),
                         proof: None,
+                        proof_checked: Some(false),
                     }),
                     Ok(None) => {}
                     Err(e) => errors
@@ -548,6 +561,7 @@ pub fn decide(
             }),
             solver: None,
             proof: None,
+            proof_checked: None,
             nodes,
             seconds,
         });
@@ -571,6 +585,7 @@ pub fn decide(
         certificate: found.certificate,
         solver: found.solver,
         proof: found.proof,
+        proof_checked: found.proof_checked,
         nodes,
         seconds,
     })

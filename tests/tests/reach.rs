@@ -161,6 +161,7 @@ fn decider_answers_by_sat_alone() {
         let keep = (refuted == 0).then(|| proofs.path().join("near-miss"));
         let d = decide(&frontier, &p, &options, &never, keep.as_deref()).unwrap();
         assert_eq!((d.reachable, d.method), (Some(false), Some(Method::Sat)));
+        assert_eq!(d.proof_checked, Some(true));
         let certificate = d.certificate.unwrap();
         assert!(certificate.starts_with("UNSAT by varisat"), "{certificate}");
         assert!(certificate.contains("varisat proof of"), "{certificate}");

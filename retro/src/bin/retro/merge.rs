@@ -10,6 +10,8 @@ use std::path::PathBuf;
 use engine::cli::{self, Failure};
 use retro::estimate::{estimate, random_board_space, z_score};
 
+use crate::reach::unchecked_no;
+
 #[derive(clap::Args)]
 pub struct MergeArgs {
     /// Output files of `retro check --json` (shards of one file, in any order, and reruns
@@ -19,7 +21,8 @@ pub struct MergeArgs {
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// The positions are `retro sample --random-boards`: estimate the number of legal
-    /// positions from the fraction reachable (Wilson interval; UNKNOWN counted both ways).
+    /// positions from the fraction reachable (Wilson interval; UNKNOWN, and "no"s without a
+    /// checked proof, counted both ways).
     #[arg(long)]
     estimate: bool,
     /// Confidence level of the interval: 0.9, 0.95, 0.99, 0.995 or 0.999.
@@ -99,6 +102,12 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
                         answer_word(old)
                     )))
                 }
+                // A "no" with a checked proof stands over the same "no" without one.
+                (Some(_), Some(_)) if unchecked_no(row) != unchecked_no(value) => {
+                    if unchecked_no(value) {
+                        continue;
+                    }
+                }
                 (Some(_), Some(_)) => {
                     return Err(bad(&format!(
                         "position {index} is also answered at {other}"
@@ -118,6 +127,7 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
         .collect();
     let mut tally = Tally::new();
     let mut counts = [0u64; 3];
+    let mut unchecked = 0;
     for row in rows.values() {
         let answer = match row["reachable"].as_bool() {
             Some(true) => 0,
@@ -126,7 +136,11 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
         };
         counts[answer] += 1;
         let name = ["REACHABLE", "UNREACHABLE", "UNKNOWN"][answer].to_string();
-        let method = row["method"].as_str().unwrap_or("-").to_string();
+        let mut method = row["method"].as_str().unwrap_or("-").to_string();
+        if unchecked_no(row) {
+            unchecked += 1;
+            method += " (unchecked)";
+        }
         let entry = tally.entry((name, method)).or_default();
         entry.0 += 1;
         entry.1 += row["seconds"].as_f64().unwrap_or(0.0);
@@ -136,10 +150,11 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
     let estimated = args
         .estimate
         .then(|| {
+            // A "no" without a checked proof is not an answer the estimate rests on.
             estimate(
                 positions,
                 reachable,
-                unknown,
+                unknown + unchecked,
                 args.confidence,
                 random_board_space(),
             )
@@ -162,7 +177,7 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
         cli::write_json(
             out,
             &serde_json::json!({"summary": true, "positions": positions, "reachable": reachable,
-                "unreachable": unreachable, "unknown": unknown, "seconds": seconds,
+                "unreachable": unreachable, "unchecked": unchecked, "unknown": unknown, "seconds": seconds,
                 "interrupted": !interrupted.is_empty(), "shards": shards,
                 "by_method": by_method, "estimate": estimated}),
         )?;
@@ -189,7 +204,12 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
     writeln!(
         out,
-        "total: {positions} positions, {reachable} reachable, {unreachable} unreachable, {unknown} unknown, {seconds:.1} s wall in all shards"
+        "total: {positions} positions, {reachable} reachable, {unreachable} unreachable{}, {unknown} unknown, {seconds:.1} s wall in all shards",
+        if unchecked > 0 {
+            format!(" ({unchecked} of them without a checked proof)")
+        } else {
+            String::new()
+        }
     )?;
     if let Some(e) = estimated {
         writeln!(

@@ -105,7 +105,8 @@ pub struct CheckArgs {
     time_limit: f64,
     /// Skip the positions that these JSON Lines files (earlier `check --json` runs of the
     /// same file) decided: an interrupted run goes on where it stopped, and what a run
-    /// left UNKNOWN is decided again (say with a longer --time-limit). `retro merge` of
+    /// left UNKNOWN is decided again (say with a longer --time-limit), as is a "no" by
+    /// a solver whose proof was not checked (`--trust-unsat`, older runs). `retro merge` of
     /// the old and new files puts each new answer over the UNKNOWN it replaces. Takes
     /// several files (`--done part*.jsonl`).
     #[arg(long, value_name = "FILE", num_args = 1..)]
@@ -127,8 +128,20 @@ struct Row {
     /// The proof files of a "no" by accounting or SAT (`--proof`): one, or one per side
     /// to move.
     proofs: Vec<String>,
+    /// For a "no" by the flip accounting or SAT: whether its proof was checked (false:
+    /// the solver's word, `--trust-unsat`); null for the other answers.
+    proof_checked: Option<bool>,
     nodes: u64,
     seconds: f64,
+}
+
+/// Whether a row of `check --json` is a "no" by a solver (the flip accounting, SAT)
+/// without a checked proof: the solver's word (`--trust-unsat`, or a row from before
+/// rows said `proof_checked`).
+pub fn unchecked_no(row: &serde_json::Value) -> bool {
+    row["reachable"] == false
+        && (row["method"] == "sat" || row["method"] == "accounting")
+        && row["proof_checked"] != true
 }
 
 impl Row {
@@ -256,6 +269,10 @@ fn combine(
             .filter(|_| last.reachable == Some(false))
             .filter_map(|(_, d)| d.proof.as_ref().map(|p| p.display().to_string()))
             .collect(),
+        // A "no" is as checked as the least checked of its sides.
+        proof_checked: (last.reachable == Some(false))
+            .then(|| decisions.iter().filter_map(|(_, d)| d.proof_checked).min())
+            .flatten(),
         nodes: decisions.iter().map(|(_, d)| d.nodes).sum(),
         seconds: start.elapsed().as_secs_f64(),
     }))
@@ -375,7 +392,7 @@ fn decided(files: &[PathBuf], count: usize) -> Result<HashSet<usize>, Failure> {
                 "position {index}, but the file checked has {count} positions (results of another file?)"
             )));
         }
-        if row["reachable"].is_boolean() {
+        if row["reachable"].is_boolean() && !unchecked_no(row) {
             decided.insert(index);
         }
     }
