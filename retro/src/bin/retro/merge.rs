@@ -89,9 +89,9 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
         if !value["reachable"].is_boolean() && !value["reachable"].is_null() {
             return Err(bad("not a row of `retro check --json` (no answer)"));
         }
-        // A rerun (`check --done`) answers again only what was left UNKNOWN: its answer
-        // replaces the UNKNOWN row, and of two UNKNOWN rows the longer try stands. A
-        // position decided twice is a part read twice, or two answers that disagree.
+        // A rerun (`check --done`) answers again only what was left UNKNOWN or unchecked:
+        // its answer replaces that row, and of two UNKNOWN rows the longer try stands. A
+        // position decided twice otherwise is a part read twice, or answers that disagree.
         if let Some((row, other)) = read_rows.get(&index) {
             let seconds = |row: &serde_json::Value| row["seconds"].as_f64().unwrap_or(0.0);
             match (row["reachable"].as_bool(), value["reachable"].as_bool()) {
@@ -103,11 +103,8 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
                     )))
                 }
                 // A "no" with a checked proof stands over the same "no" without one.
-                (Some(_), Some(_)) if unchecked_no(row) != unchecked_no(value) => {
-                    if unchecked_no(value) {
-                        continue;
-                    }
-                }
+                (Some(_), Some(_)) if unchecked_no(value) && !unchecked_no(row) => continue,
+                (Some(_), Some(_)) if unchecked_no(row) && !unchecked_no(value) => {}
                 (Some(_), Some(_)) => {
                     return Err(bad(&format!(
                         "position {index} is also answered at {other}"
