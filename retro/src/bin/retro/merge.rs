@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use engine::cli::{self, Failure};
 use retro::estimate::{estimate, random_board_space, z_score};
 
-use crate::reach::unchecked_no;
+use crate::reach::{row_index, unchecked_no};
 
 #[derive(clap::Args)]
 pub struct MergeArgs {
@@ -83,12 +83,7 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
             }
             continue;
         }
-        let index = value["index"]
-            .as_u64()
-            .ok_or_else(|| bad("not a row of `retro check --json` (no index)"))?;
-        if !value["reachable"].is_boolean() && !value["reachable"].is_null() {
-            return Err(bad("not a row of `retro check --json` (no answer)"));
-        }
+        let index = row_index(&read)?;
         // A rerun (`check --done`) answers again only what was left UNKNOWN or unchecked:
         // its answer replaces that row, and of two UNKNOWN rows the longer try stands. A
         // position decided twice otherwise is a part read twice, or answers that disagree.

@@ -382,21 +382,35 @@ fn decided(files: &[PathBuf], count: usize) -> Result<HashSet<usize>, Failure> {
         if row["summary"] == true {
             continue;
         }
-        let bad = |why: String| Failure::Input(format!("{}: {why}", read.at()));
-        let index = row["index"]
-            .as_u64()
-            .ok_or_else(|| bad("not a row of `retro check --json` (no index)".into()))?
-            as usize;
-        if index == 0 || index > count {
-            return Err(bad(format!(
-                "position {index}, but the file checked has {count} positions (results of another file?)"
+        let index = row_index(&read)?;
+        if index == 0 || index > count as u64 {
+            return Err(Failure::Input(format!(
+                "{}: position {index}, but the file checked has {count} positions (results of another file?)",
+                read.at()
             )));
         }
         if row["reachable"].is_boolean() && !unchecked_no(row) {
-            decided.insert(index);
+            decided.insert(index as usize);
         }
     }
     Ok(decided)
+}
+
+/// The position number of a row of `check --json` (not its summary), or an error naming
+/// the line that is no such row.
+pub fn row_index(read: &cli::JsonLine) -> Result<u64, Failure> {
+    let row = &read.value;
+    let bad = |why: &str| {
+        Failure::Input(format!(
+            "{}: not a row of `retro check --json` ({why})",
+            read.at()
+        ))
+    };
+    let index = row["index"].as_u64().ok_or_else(|| bad("no index"))?;
+    if !row["reachable"].is_boolean() && !row["reachable"].is_null() {
+        return Err(bad("no answer"));
+    }
+    Ok(index)
 }
 
 pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
