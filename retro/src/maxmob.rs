@@ -2,6 +2,7 @@
 //! within a number of plies, by brute force over the enumerated levels, with a witness
 //! game found by walking back through the levels and replayed forward by the core.
 
+use std::cmp::Reverse;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
@@ -76,6 +77,11 @@ pub enum Coverage {
         lines: u64,
         shard: Option<(usize, usize)>,
     },
+    /// A beam search's best: at every ply before, at most `width` distinct positions (up
+    /// to the start's symmetries) were kept ([`beam_by_ply`]), and every child of them was
+    /// seen. A lower bound, not the maximum, unless no ply before was
+    /// cut: then the row is [`Coverage::Positions`].
+    Beam { width: usize },
 }
 
 /// For each ply from 0 to `plies`, the largest mobility after exactly that many plies
@@ -190,6 +196,120 @@ pub fn max_mobility_by_ply(
     Ok(maxima)
 }
 
+/// For each ply from 0 to `plies`, a position with many legal moves after exactly that many
+/// plies (a forced pass is a ply), with its witness, found by a beam search: each ply keeps
+/// `width` distinct positions (up to the start's symmetries) and sees every child of them.
+/// Half the beam are those with the most legal moves for both sides together (open for
+/// both, so for whoever moves next); the other half, of the rest, those with the most
+/// empty squares next to a disc, which keeps the lines where passes leave the board open
+/// late (the most moves after 45 plies and more come from such lines, results/maxmob-by-ply.md). Where the plies before were never cut to `width`, the
+/// row is exact (every position seen, [`Coverage::Positions`]); beyond, a lower bound with
+/// its witness ([`Coverage::Beam`]), the starting point `satgen curve --witnesses` climbs
+/// from. `progress` is called after each ply; raising `stop` ends the search with an error
+/// of kind `Interrupted`.
+pub fn beam_by_ply(
+    plies: u32,
+    width: usize,
+    stop: &AtomicBool,
+    progress: &(dyn Fn() + Sync),
+) -> io::Result<Vec<PlyMaximum>> {
+    struct Child {
+        key: Board,
+        rank: u32,
+        room: u32,
+        parent: u32,
+        mv: Move,
+        board: Board,
+    }
+    let width = width.max(1);
+    let mut beam = vec![Board::START];
+    // Per ply from 1: how each position of the beam was reached (its parent in the beam of
+    // the ply before, and the move).
+    let mut reached: Vec<Vec<(u32, Move)>> = Vec::new();
+    let line = |reached: &[Vec<(u32, Move)>], mut index: u32| {
+        let mut moves: Vec<Move> = reached
+            .iter()
+            .rev()
+            .map(|step| {
+                let (parent, mv) = step[index as usize];
+                index = parent;
+                mv
+            })
+            .collect();
+        moves.reverse();
+        moves
+    };
+    let mut maxima = vec![PlyMaximum {
+        ply: 0,
+        mobility: Board::START.mobility(),
+        coverage: Coverage::Positions(1),
+        witness: Vec::new(),
+    }];
+    let mut cut = false;
+    for ply in 1..=plies as usize {
+        if stop.load(Relaxed) {
+            return Err(io::Error::new(io::ErrorKind::Interrupted, "stopped"));
+        }
+        let mut children: Vec<Child> = beam
+            .par_iter()
+            .enumerate()
+            .flat_map_iter(|(parent, board)| {
+                children(board).into_iter().map(move |(mv, child)| Child {
+                    key: reduce(&child),
+                    rank: child.mobility() + child.pass().mobility(),
+                    room: room(&child),
+                    parent: parent as u32,
+                    mv,
+                    board: child,
+                })
+            })
+            .collect();
+        let Some(best) = children.iter().max_by_key(|c| c.board.mobility()) else {
+            break;
+        };
+        let mut witness = line(&reached, best.parent);
+        witness.push(best.mv);
+        let mobility = best.board.mobility();
+        children.par_sort_unstable_by_key(|c| c.key);
+        children.dedup_by_key(|c| c.key);
+        let coverage = if cut {
+            Coverage::Beam { width }
+        } else {
+            Coverage::Positions(children.len() as u64)
+        };
+        maxima.push(PlyMaximum {
+            ply,
+            mobility,
+            coverage,
+            witness,
+        });
+        if children.len() > width {
+            cut = true;
+            // Half the beam by moves, the other half of the rest by room; among equals the
+            // smaller key, so that a run is repeatable.
+            let by_moves = width.div_ceil(2);
+            children.select_nth_unstable_by_key(by_moves - 1, |c| (Reverse(c.rank), c.key));
+            let rest = &mut children[by_moves..];
+            let by_room = width - by_moves;
+            if by_room > 0 {
+                rest.select_nth_unstable_by_key(by_room - 1, |c| (Reverse(c.room), c.key));
+            }
+            children.truncate(width);
+        }
+        reached.push(children.iter().map(|c| (c.parent, c.mv)).collect());
+        beam = children.into_iter().map(|c| c.board).collect();
+        progress();
+    }
+    Ok(maxima)
+}
+
+/// Empty squares next to a disc: where moves can come, for either side, once the discs
+/// around them change colour.
+fn room(board: &Board) -> u32 {
+    let occupied = board.player | board.opponent;
+    (engine::board::neighbours(occupied) & !occupied).count_ones()
+}
+
 /// The best of the positions `1..=depth` plies after the representatives followed so far.
 struct Followed {
     /// Per number of plies after the representative: the largest mobility, and the first
@@ -272,14 +392,11 @@ fn follow(board: &Board, most: &mut [u32], lines: &mut [u64]) {
     }
 }
 
-/// Moves of exactly `plies` plies from `board` to a position with `mobility` legal moves,
-/// if there are any.
-fn line_to_mobility(board: &Board, plies: usize, mobility: u32) -> Option<Vec<Move>> {
-    if plies == 0 {
-        return (board.mobility() == mobility).then(Vec::new);
-    }
+/// The moves of `board` with the positions they lead to: a pass where the side to move
+/// has none but the game goes on (a ply, as in [`successors`]).
+fn children(board: &Board) -> Vec<(Move, Board)> {
     let moves = board.moves();
-    let next: Vec<(Move, Board)> = if moves != 0 {
+    if moves != 0 {
         Bitboard(moves)
             .map(|sq| (Move::Play(sq), board.play_flips(sq, board.flips(sq))))
             .collect()
@@ -287,8 +404,16 @@ fn line_to_mobility(board: &Board, plies: usize, mobility: u32) -> Option<Vec<Mo
         vec![(Move::Pass, board.pass())]
     } else {
         Vec::new()
-    };
-    next.into_iter().find_map(|(mv, child)| {
+    }
+}
+
+/// Moves of exactly `plies` plies from `board` to a position with `mobility` legal moves,
+/// if there are any.
+fn line_to_mobility(board: &Board, plies: usize, mobility: u32) -> Option<Vec<Move>> {
+    if plies == 0 {
+        return (board.mobility() == mobility).then(Vec::new);
+    }
+    children(board).into_iter().find_map(|(mv, child)| {
         let mut line = line_to_mobility(&child, plies - 1, mobility)?;
         line.insert(0, mv);
         Some(line)
@@ -433,5 +558,44 @@ mod tests {
         };
         assert_eq!(lines(4), plain(1));
         assert_eq!(lines(5), plain(2));
+    }
+
+    /// The beam: exact, and equal to the enumeration, up to the first ply cut to its width
+    /// (60 positions after 4 plies, 322 after 5); lower bounds after, each witness a game of
+    /// its ply reaching its count; the same rows again on a second run; a raised stop ends
+    /// it.
+    #[test]
+    fn beam_is_exact_until_cut_and_a_lower_bound_after() {
+        let stop = AtomicBool::new(false);
+        let exact = by_ply(8, 8);
+        let beam = beam_by_ply(8, 100, &stop, &|| ()).unwrap();
+        assert_eq!(beam.len(), 9);
+        for (b, e) in beam.iter().zip(&exact) {
+            assert_eq!(b.ply, e.ply);
+            if b.ply <= 5 {
+                assert_eq!(
+                    (b.mobility, b.coverage),
+                    (e.mobility, e.coverage),
+                    "ply {}",
+                    b.ply
+                );
+            } else {
+                assert_eq!(b.coverage, Coverage::Beam { width: 100 });
+                assert!(b.mobility <= e.mobility, "ply {}", b.ply);
+            }
+            assert_eq!(b.witness.len(), b.ply);
+            let mut p = Position::START;
+            for &mv in &b.witness {
+                p = p.play(mv).unwrap();
+            }
+            assert_eq!(p.board.mobility(), b.mobility, "ply {}", b.ply);
+        }
+        // A width of one is the greedy line, which falls short at ply 8.
+        let greedy = beam_by_ply(8, 1, &stop, &|| ()).unwrap();
+        assert!(greedy[8].mobility < exact[8].mobility);
+        assert_eq!(beam, beam_by_ply(8, 100, &stop, &|| ()).unwrap());
+        stop.store(true, Relaxed);
+        let stopped = beam_by_ply(8, 100, &stop, &|| ()).unwrap_err();
+        assert_eq!(stopped.kind(), io::ErrorKind::Interrupted);
     }
 }

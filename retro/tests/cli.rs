@@ -246,6 +246,38 @@ fn maxmob_shards_merge_into_the_whole_curve() {
     }
 }
 
+/// `--beam`: rows exact (with their counts) up to the first ply cut to the width, lower
+/// bounds after (max and impossible null, the width named), every witness a game of its
+/// ply that `merge` replays to its count.
+#[test]
+fn maxmob_beam_rows() {
+    let output = retro(&[
+        "maxmob", "--plies", "8", "--by-ply", "--beam", "100", "--json",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let rows = json_lines(&output);
+    assert_eq!(rows.len(), 9);
+    let exact = json_lines(&retro(&["maxmob", "--plies", "5", "--by-ply", "--json"]));
+    for (row, whole) in rows.iter().zip(&exact) {
+        for field in ["ply", "max", "lower", "positions"] {
+            assert_eq!(row[field], whole[field], "{field}: {row}");
+        }
+    }
+    for row in &rows[6..] {
+        assert!(row["max"].is_null() && row["impossible"].is_null(), "{row}");
+        assert_eq!(row["beam"], 100);
+        assert!(row["certificate"]
+            .as_str()
+            .unwrap()
+            .starts_with("lower bound"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_part(dir.path(), 0, &output);
+    let merged = merge(&["--json"], &[file]);
+    assert!(merged.status.success(), "{merged:?}");
+    assert_eq!(json_lines(&merged).len(), 9);
+}
+
 /// The table output ends with a newline (a shell prompt does not land on the diagram).
 #[test]
 fn maxmob_table_ends_with_a_newline() {

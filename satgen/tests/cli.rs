@@ -903,48 +903,64 @@ fn curve_rows_resume_and_plot() {
 }
 
 /// `curve --witnesses`: a known game starts its ply's climb (the first question asks one
-/// move more than it reaches; the row says whether its witness is still the given game);
-/// a file with a move that is not legal is refused with its file and line, exit 2.
+/// move more than it reaches; the row says whether its witness is still the given game),
+/// whether the file lists games or holds rows of `curve --json` / `retro maxmob --json`
+/// (their witnesses); a file with a move that is not legal, or a row without a witness, is
+/// refused with its file and line, exit 2.
 #[test]
 fn curve_starts_from_known_games() {
     let dir = tempfile::tempdir().unwrap();
     let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
     // f5d6c3d3c4 leaves white 8 moves; the most after 5 plies is more.
     std::fs::write(path("known.txt"), "% a comment\nknown; f5d6c3d3c4f4\n").unwrap();
-    let output = satgen(&[
-        "curve",
-        "--from",
-        "5",
-        "--to",
-        "5",
-        "--json",
-        "--witnesses",
-        &path("known.txt"),
-    ]);
-    assert!(output.status.success(), "{output:?}");
-    let row: serde_json::Value = serde_json::from_str(stdout_text(&output).trim()).unwrap();
-    let given = engine::Game::replay(engine::Position::START, "f5d6c3d3c4").unwrap();
-    let reached = given.last().board.mobility() as u64;
-    assert_eq!(row["questions"][0]["mobility"].as_u64(), Some(reached + 1));
-    let most = engine::reference::max_mobility(&engine::Board::START, 5) as u64;
-    assert!(row["max"].as_u64().unwrap() <= most);
-    // The witness is the given one unless the solver found a better game.
-    let witness_given = row["witness_given"].as_bool().unwrap();
-    assert_eq!(witness_given, row["max"].as_u64() == Some(reached));
+    std::fs::write(
+        path("known.jsonl"),
+        "{\"ply\":5,\"lower\":8,\"witness\":\"f5d6c3d3c4\"}\n",
+    )
+    .unwrap();
+    for file in ["known.txt", "known.jsonl"] {
+        let output = satgen(&[
+            "curve",
+            "--from",
+            "5",
+            "--to",
+            "5",
+            "--json",
+            "--witnesses",
+            &path(file),
+        ]);
+        assert!(output.status.success(), "{output:?}");
+        let row: serde_json::Value = serde_json::from_str(stdout_text(&output).trim()).unwrap();
+        let given = engine::Game::replay(engine::Position::START, "f5d6c3d3c4").unwrap();
+        let reached = given.last().board.mobility() as u64;
+        assert_eq!(row["questions"][0]["mobility"].as_u64(), Some(reached + 1));
+        let most = engine::reference::max_mobility(&engine::Board::START, 5) as u64;
+        assert!(row["max"].as_u64().unwrap() <= most);
+        // The witness is the given one unless the solver found a better game.
+        let witness_given = row["witness_given"].as_bool().unwrap();
+        assert_eq!(witness_given, row["max"].as_u64() == Some(reached));
+    }
     std::fs::write(path("bad.txt"), "% header\nbad; f5d6a1\n").unwrap();
-    let bad = satgen(&[
-        "curve",
-        "--from",
-        "5",
-        "--to",
-        "5",
-        "--witnesses",
-        &path("bad.txt"),
-    ]);
-    assert_eq!(bad.status.code(), Some(2), "{bad:?}");
-    let message = String::from_utf8_lossy(&bad.stderr);
-    assert!(message.contains("bad.txt:2:"), "{message}");
-    assert_eq!(message.trim().lines().count(), 1, "{message}");
+    std::fs::write(
+        path("bad.jsonl"),
+        "{\"ply\":5,\"witness\":\"f5d6c3d3c4\"}\n{\"ply\":5}\n",
+    )
+    .unwrap();
+    for file in ["bad.txt", "bad.jsonl"] {
+        let bad = satgen(&[
+            "curve",
+            "--from",
+            "5",
+            "--to",
+            "5",
+            "--witnesses",
+            &path(file),
+        ]);
+        assert_eq!(bad.status.code(), Some(2), "{bad:?}");
+        let message = String::from_utf8_lossy(&bad.stderr);
+        assert!(message.contains(&format!("{file}:2:")), "{message}");
+        assert_eq!(message.trim().lines().count(), 1, "{message}");
+    }
 }
 
 /// `completions` and `manual` (scripts/install-shell-files.sh) cover every command: the

@@ -36,6 +36,14 @@ pub struct MaxmobArgs {
     /// the maximum.
     #[arg(long, value_name = "I/N", value_parser = cli::parse_shard, requires = "enumerate_to")]
     shard: Option<(usize, usize)>,
+    /// With --by-ply: a beam search instead, for plies past what the enumeration reaches:
+    /// each ply keeps this many distinct positions, those with the most legal moves for
+    /// both sides together, and sees every child of them. Rows are exact while no ply was
+    /// cut to the width, lower bounds with their witnesses after (the games for
+    /// `satgen curve --witnesses`).
+    #[arg(long, value_name = "WIDTH", requires = "by_ply", conflicts_with = "enumerate_to",
+          value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    beam: Option<u64>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -62,6 +70,9 @@ struct Row {
     /// ... along this many lines of play.
     lines: Option<u64>,
     shard: Option<String>,
+    /// A beam search's row: the positions kept per ply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    beam: Option<usize>,
     certificate: String,
     seconds: f64,
 }
@@ -81,6 +92,7 @@ impl Row {
             from_positions: None,
             lines: None,
             shard: None,
+            beam: None,
             certificate: String::new(),
             seconds,
         };
@@ -99,6 +111,10 @@ impl Row {
                     (row.max, row.impossible) = (None, None);
                 }
             }
+            Coverage::Beam { width } => {
+                row.beam = Some(width);
+                (row.max, row.impossible) = (None, None);
+            }
         }
         row.certify();
         row
@@ -107,6 +123,10 @@ impl Row {
     /// Says how the row's positions were covered.
     fn certify(&mut self) {
         self.certificate = match (self.positions, self.from_ply, self.from_positions) {
+            _ if self.beam.is_some() => format!(
+                "lower bound: the best child of a beam of {} positions a ply (the witness reaches it)",
+                self.beam.unwrap_or(0)
+            ),
             (Some(positions), _, _) => format!(
                 "exhaustive: every one of the {positions} positions after exactly {} plies (up to the start's symmetries)",
                 self.ply
@@ -127,43 +147,62 @@ pub fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
     let pool = cli::thread_pool(args.run.threads)?;
     let start = Instant::now();
     if args.by_ply {
-        let enumerated = args.enumerate_to.unwrap_or(args.plies).min(args.plies);
-        if args.plies - enumerated > MAX_FOLLOWED as u32 {
-            return Err(Failure::Input(format!(
-                "--enumerate-to {enumerated}: at most {MAX_FOLLOWED} plies can be followed beyond it, --plies is {}",
-                args.plies
-            )));
-        }
-        if args.shard.is_some() && enumerated >= args.plies {
-            return Err(Failure::Input(format!(
-                "--shard splits the plies followed beyond --enumerate-to {enumerated}: give --plies {} or more",
-                enumerated + 1
-            )));
-        }
         let stop = cli::interrupt_flag();
-        let progress = std::sync::Mutex::new(None);
-        let maxima = pool.install(|| {
-            retro::maxmob::max_mobility_by_ply(
-                args.plies,
-                enumerated,
-                args.shard,
-                args.run.key_limit(),
-                &stop,
-                &|n, total| {
-                    let mut bar = progress.lock().expect("not poisoned");
-                    bar.get_or_insert_with(|| {
-                        cli::progress_bar(total, &format!("positions of ply {enumerated} followed"))
-                    })
-                    .inc(n)
-                },
-            )
-        });
-        if let Some(bar) = progress.lock().expect("not poisoned").take() {
-            bar.finish_and_clear();
-        }
+        let (maxima, work) = match args.beam {
+            Some(width) => {
+                let bar = cli::progress_bar(u64::from(args.plies), "plies of the beam search");
+                let maxima = pool.install(|| {
+                    retro::maxmob::beam_by_ply(args.plies, width as usize, &stop, &|| bar.inc(1))
+                });
+                bar.finish_and_clear();
+                (maxima, "searching the beam".to_string())
+            }
+            None => {
+                let enumerated = args.enumerate_to.unwrap_or(args.plies).min(args.plies);
+                if args.plies - enumerated > MAX_FOLLOWED as u32 {
+                    return Err(Failure::Input(format!(
+                        "--enumerate-to {enumerated}: at most {MAX_FOLLOWED} plies can be followed beyond it, --plies is {}",
+                        args.plies
+                    )));
+                }
+                if args.shard.is_some() && enumerated >= args.plies {
+                    return Err(Failure::Input(format!(
+                        "--shard splits the plies followed beyond --enumerate-to {enumerated}: give --plies {} or more",
+                        enumerated + 1
+                    )));
+                }
+                let progress = std::sync::Mutex::new(None);
+                let maxima = pool.install(|| {
+                    retro::maxmob::max_mobility_by_ply(
+                        args.plies,
+                        enumerated,
+                        args.shard,
+                        args.run.key_limit(),
+                        &stop,
+                        &|n, total| {
+                            let mut bar = progress.lock().expect("not poisoned");
+                            bar.get_or_insert_with(|| {
+                                cli::progress_bar(
+                                    total,
+                                    &format!("positions of ply {enumerated} followed"),
+                                )
+                            })
+                            .inc(n)
+                        },
+                    )
+                });
+                if let Some(bar) = progress.lock().expect("not poisoned").take() {
+                    bar.finish_and_clear();
+                }
+                (
+                    maxima,
+                    format!("following the lines beyond ply {enumerated}"),
+                )
+            }
+        };
         let maxima = match maxima {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
-                eprintln!("retro: interrupted while following the lines beyond ply {enumerated}");
+                eprintln!("retro: interrupted while {work}");
                 return Err(Failure::Interrupted);
             }
             maxima => maxima?,
@@ -212,10 +251,11 @@ fn write_rows(rows: &[Row], json: bool, out: &mut impl Write) -> Result<(), Fail
         if json {
             cli::write_json(out, row)?;
         } else {
-            let seen = row.positions.map_or_else(
-                || format!("{} lines", row.lines.unwrap_or(0)),
-                |p| p.to_string(),
-            );
+            let seen = match (row.positions, row.beam) {
+                (Some(positions), _) => positions.to_string(),
+                (None, Some(width)) => format!("beam of {width}"),
+                (None, None) => format!("{} lines", row.lines.unwrap_or(0)),
+            };
             let max = row
                 .max
                 .map_or_else(|| format!(">={}", row.lower), |m| m.to_string());

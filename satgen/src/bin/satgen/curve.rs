@@ -32,9 +32,10 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     done: Vec<PathBuf>,
     /// Known games (one per line, `label;` before the moves optional, `%` comments, as
-    /// problems/mobility33-witnesses.txt): at each ply, the best of their positions after
-    /// that many plies (forced passes counted) is the first witness, and the climb starts
-    /// one move above it.
+    /// problems/mobility33-witnesses.txt; or rows of `satgen curve --json` and `retro
+    /// maxmob --by-ply --json`, whose witnesses are the games, e.g. of `retro maxmob
+    /// --beam`): at each ply, the best of their positions after that many plies (forced
+    /// passes counted) is the first witness, and the climb starts one move above it.
     #[arg(long, value_name = "FILE")]
     witnesses: Option<PathBuf>,
     /// Seconds per question; a point whose question runs out keeps its bounds (max null).
@@ -89,13 +90,18 @@ fn known_games(path: &std::path::Path) -> Result<Vec<engine::Game>, Failure> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('%'))
         .map(|(i, l)| {
-            let moves = l.rsplit(';').next().unwrap_or(l).trim();
+            let at = format!("{}:{}", path.display(), i + 1);
+            let row: serde_json::Value;
+            let moves = if l.trim_start().starts_with('{') {
+                row = serde_json::from_str(l).map_err(|e| Failure::Input(format!("{at}: {e}")))?;
+                row["witness"]
+                    .as_str()
+                    .ok_or_else(|| Failure::Input(format!("{at}: a row without a witness game")))?
+            } else {
+                l.rsplit(';').next().unwrap_or(l).trim()
+            };
             engine::Game::replay(engine::Position::START, moves).map_err(|(offset, kind)| {
-                Failure::Input(format!(
-                    "{}:{}: move at byte {offset} of the moves: {kind}",
-                    path.display(),
-                    i + 1
-                ))
+                Failure::Input(format!("{at}: move at byte {offset} of the moves: {kind}"))
             })
         })
         .collect()
@@ -225,11 +231,11 @@ fn point(
     })
 }
 
-/// Draws the curve: the maximum at each ply (black's plies and white's as two series), and
-/// the bounds where a point is not settled.
-pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {
+/// Per ply, what the rows say together: a settled point (rows that settle one ply must
+/// agree), else the best bound on each side of the unsettled ones; with where it was read.
+fn points(rows: Vec<cli::JsonLine>) -> Result<BTreeMap<u64, (String, serde_json::Value)>, Failure> {
     let mut points: BTreeMap<u64, (String, serde_json::Value)> = BTreeMap::new();
-    for read in cli::read_json_lines(&args.rows)? {
+    for read in rows {
         let (at, row) = (read.at(), read.value);
         let ply = row["ply"]
             .as_u64()
@@ -245,11 +251,34 @@ pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {
             }
             // A settled point replaces an unsettled one.
             Some((_, earlier)) if !earlier["max"].is_null() => {}
+            // Two unsettled ones: the better bound on each side (a beam's witness and a
+            // climb's UNSAT, say).
+            Some((first, earlier)) if row["max"].is_null() => {
+                let lower = |r: &serde_json::Value| r["lower"].as_u64().unwrap_or(0);
+                let impossible = [&row, earlier]
+                    .iter()
+                    .filter_map(|r| r["impossible"].as_u64())
+                    .min();
+                let (mut best, from) = if lower(&row) > lower(earlier) {
+                    (row, at)
+                } else {
+                    (earlier.clone(), first.clone())
+                };
+                best["impossible"] = impossible.into();
+                points.insert(ply, (from, best));
+            }
             _ => {
                 points.insert(ply, (at, row));
             }
         }
     }
+    Ok(points)
+}
+
+/// Draws the curve: the maximum at each ply (black's plies and white's as two series), and
+/// the bounds where a point is not settled.
+pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let points = points(cli::read_json_lines(&args.rows)?)?;
     draw(&args.output, &points)
         .map_err(|e| Failure::Input(format!("{}: {e}", args.output.display())))?;
     let settled = points.values().filter(|(_, r)| !r["max"].is_null()).count();
@@ -326,4 +355,43 @@ fn draw(
         .draw()?;
     root.present()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(lines: &[&str]) -> Vec<cli::JsonLine> {
+        lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| cli::JsonLine {
+                file: "rows".into(),
+                line: i + 1,
+                value: serde_json::from_str(l).unwrap(),
+            })
+            .collect()
+    }
+
+    /// Unsettled rows of one ply give the best bound of each (the beam's witness, the
+    /// climb's UNSAT); a settled row stands over them; settled rows that disagree fail.
+    #[test]
+    fn points_take_the_best_bounds() {
+        let beam = r#"{"ply":25,"max":null,"lower":29,"impossible":null,"witness":"beam"}"#;
+        let climb = r#"{"ply":25,"max":null,"lower":28,"impossible":34,"witness":"climb"}"#;
+        let settled = r#"{"ply":25,"max":30,"lower":30,"impossible":31,"witness":"sat"}"#;
+        for order in [[beam, climb], [climb, beam]] {
+            let points = points(rows(&order)).unwrap();
+            let (_, row) = &points[&25];
+            assert_eq!(
+                (&row["lower"], &row["impossible"]),
+                (&29.into(), &34.into())
+            );
+            assert_eq!(row["witness"], "beam");
+        }
+        let all = points(rows(&[beam, settled, climb])).unwrap();
+        assert_eq!(all[&25].1["max"], 30);
+        let other = r#"{"ply":25,"max":31,"lower":31,"impossible":32,"witness":"x"}"#;
+        assert!(points(rows(&[settled, other])).is_err());
+    }
 }
