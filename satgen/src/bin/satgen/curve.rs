@@ -265,6 +265,10 @@ fn points(rows: Vec<cli::JsonLine>) -> Result<BTreeMap<u64, (String, serde_json:
                     (earlier.clone(), first.clone())
                 };
                 best["impossible"] = impossible.into();
+                // One side's witness meeting the other's UNSAT settles the point.
+                if impossible == Some(lower(&best) + 1) {
+                    best["max"] = best["lower"].clone();
+                }
                 points.insert(ply, (from, best));
             }
             _ => {
@@ -374,7 +378,8 @@ mod tests {
     }
 
     /// Unsettled rows of one ply give the best bound of each (the beam's witness, the
-    /// climb's UNSAT); a settled row stands over them; settled rows that disagree fail.
+    /// climb's UNSAT), which settle the point where they meet; a settled row stands over
+    /// them; settled rows that disagree fail.
     #[test]
     fn points_take_the_best_bounds() {
         let beam = r#"{"ply":25,"max":null,"lower":29,"impossible":null,"witness":"beam"}"#;
@@ -391,6 +396,12 @@ mod tests {
         }
         let all = points(rows(&[beam, settled, climb])).unwrap();
         assert_eq!(all[&25].1["max"], 30);
+        let tight = r#"{"ply":25,"max":null,"lower":27,"impossible":30,"witness":"climb"}"#;
+        let met = points(rows(&[beam, tight])).unwrap();
+        assert_eq!(
+            (&met[&25].1["max"], &met[&25].1["witness"]),
+            (&29.into(), &"beam".into())
+        );
         let other = r#"{"ply":25,"max":31,"lower":31,"impossible":32,"witness":"x"}"#;
         assert!(points(rows(&[settled, other])).is_err());
     }
