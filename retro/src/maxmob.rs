@@ -79,8 +79,8 @@ pub enum Coverage {
     },
     /// A beam search's best: at every ply before, at most `width` distinct positions (up
     /// to the start's symmetries) were kept ([`beam_by_ply`]), and every child of them was
-    /// seen. A lower bound, not the maximum, unless no ply before was
-    /// cut: then the row is [`Coverage::Positions`].
+    /// seen. A lower bound, not the maximum, unless no ply before was cut: then the row is
+    /// [`Coverage::Positions`].
     Beam { width: usize },
 }
 
@@ -202,8 +202,8 @@ pub fn max_mobility_by_ply(
 /// Half the beam are those with the most legal moves for both sides together (open for
 /// both, so for whoever moves next); the other half, of the rest, those with the most
 /// empty squares next to a disc, which keeps the lines where passes leave the board open
-/// late (the most moves after 45 plies and more come from such lines, results/maxmob-by-ply.md). Where the plies before were never cut to `width`, the
-/// row is exact (every position seen, [`Coverage::Positions`]); beyond, a lower bound with
+/// late (the best games of the late plies pass, results/maxmob-by-ply.md). Where the plies
+/// before were never cut to `width`, the row is exact (every position seen, [`Coverage::Positions`]); beyond, a lower bound with
 /// its witness ([`Coverage::Beam`]), the starting point `satgen curve --witnesses` climbs
 /// from. `progress` is called after each ply; raising `stop` ends the search with an error
 /// of kind `Interrupted`.
@@ -215,6 +215,8 @@ pub fn beam_by_ply(
 ) -> io::Result<Vec<PlyMaximum>> {
     struct Child {
         key: Board,
+        /// The legal moves of its side to move, and of both sides together.
+        moves: u32,
         rank: u32,
         room: u32,
         parent: u32,
@@ -254,22 +256,26 @@ pub fn beam_by_ply(
             .par_iter()
             .enumerate()
             .flat_map_iter(|(parent, board)| {
-                children(board).into_iter().map(move |(mv, child)| Child {
-                    key: reduce(&child),
-                    rank: child.mobility() + child.pass().mobility(),
-                    room: room(&child),
-                    parent: parent as u32,
-                    mv,
-                    board: child,
+                children(board).into_iter().map(move |(mv, child)| {
+                    let moves = child.mobility();
+                    Child {
+                        key: reduce(&child),
+                        moves,
+                        rank: moves + child.pass().mobility(),
+                        room: room(&child),
+                        parent: parent as u32,
+                        mv,
+                        board: child,
+                    }
                 })
             })
             .collect();
-        let Some(best) = children.iter().max_by_key(|c| c.board.mobility()) else {
+        let Some(best) = children.iter().max_by_key(|c| c.moves) else {
             break;
         };
         let mut witness = line(&reached, best.parent);
         witness.push(best.mv);
-        let mobility = best.board.mobility();
+        let mobility = best.moves;
         children.par_sort_unstable_by_key(|c| c.key);
         children.dedup_by_key(|c| c.key);
         let coverage = if cut {

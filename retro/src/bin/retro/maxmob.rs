@@ -123,16 +123,15 @@ impl Row {
 
     /// Says how the row's positions were covered.
     fn certify(&mut self) {
-        self.certificate = match (self.positions, self.from_ply, self.from_positions) {
-            _ if self.beam.is_some() => format!(
-                "lower bound: the best child of a beam of {} positions a ply (the witness reaches it)",
-                self.beam.unwrap_or(0)
+        self.certificate = match (self.beam, self.positions, self.from_ply, self.from_positions) {
+            (Some(width), ..) => format!(
+                "lower bound: the best child of a beam of {width} positions a ply (the witness reaches it)"
             ),
-            (Some(positions), _, _) => format!(
+            (None, Some(positions), _, _) => format!(
                 "exhaustive: every one of the {positions} positions after exactly {} plies (up to the start's symmetries)",
                 self.ply
             ),
-            (None, Some(from_ply), Some(from_positions)) => format!(
+            (None, None, Some(from_ply), Some(from_positions)) => format!(
                 "{}: every line of {} plies from each of the {from_positions} positions{} after exactly {from_ply} plies (up to the start's symmetries), {} lines",
                 if self.shard.is_some() { "part" } else { "exhaustive" },
                 self.ply - from_ply,
