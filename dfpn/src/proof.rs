@@ -19,7 +19,7 @@ use petgraph::visit::EdgeRef;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::search::{children, even_threshold, Prover};
+use crate::search::{even_threshold, Prover};
 
 pub const FORMAT: &str = "othello-dfpn-proof/1";
 
@@ -119,7 +119,7 @@ impl Prover {
             holds,
         });
         seen.insert((board, t), node);
-        let kids = children(&board);
+        let kids = board.children();
         if kids.is_empty() || self.is_leaf(&board, t) {
             return Some(node);
         }
@@ -390,7 +390,7 @@ fn check_node(
         }
         return Ok(Some(searched));
     }
-    let legal: HashSet<Move> = children(&board).into_iter().map(|(mv, _)| mv).collect();
+    let legal: HashSet<Move> = board.children().into_iter().map(|(mv, _)| mv).collect();
     let mut moves = HashSet::new();
     for (text, target) in &node.children {
         let mv: Move = text

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use engine::search::Wld;
 use engine::{Board, Move};
 
-use crate::search::{children, even_threshold, Prover};
+use crate::search::{even_threshold, Prover};
 
 /// How far (in discs) from the guess the exact score's thresholds walk before they halve
 /// the interval instead: the selective search is rarely further off.
@@ -103,7 +103,7 @@ impl Prover {
         score: i32,
         stop: &AtomicBool,
     ) -> Option<Option<Move>> {
-        let kids = children(board);
+        let kids = board.children();
         if kids.is_empty() {
             return Some(None);
         }

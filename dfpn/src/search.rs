@@ -32,7 +32,7 @@ use engine::search::ordering::{shallow_value, sort_depth};
 use engine::search::stability::stable_discs;
 use engine::search::tt::Bounds;
 use engine::search::Solver;
-use engine::{Bitboard, Board, Move};
+use engine::{Board, Move};
 
 use crate::table::{Table, TableStats};
 
@@ -185,23 +185,6 @@ fn decided(lower: i32, upper: i32, t: i32) -> Option<(u32, u32)> {
     } else {
         None
     }
-}
-
-/// The children of `board` (a pass when the side to move has no move but the game goes
-/// on; none when it is over).
-pub fn children(board: &Board) -> ArrayVec<(Move, Board), 32> {
-    let moves = board.moves();
-    if moves == 0 {
-        let passed = board.pass();
-        return if passed.moves() == 0 {
-            ArrayVec::new()
-        } else {
-            [(Move::Pass, passed)].into_iter().collect()
-        };
-    }
-    Bitboard(moves)
-        .map(|sq| (Move::Play(sq), board.play(sq).expect("a legal move")))
-        .collect()
 }
 
 pub struct Prover {
@@ -494,12 +477,12 @@ impl<'a> Worker<'a> {
                     }
                 }
             } else {
-                let boards = children(board);
+                let boards = board.children();
                 for (_, child) in &boards {
                     self.shared.table.prefetch(child);
                     self.shared.solver.prefetch(child);
                 }
-                let mut kids: ArrayVec<Child, 32> = boards
+                let mut kids: ArrayVec<Child, 64> = boards
                     .into_iter()
                     .map(|(mv, b)| self.child(mv, b, 2 - t))
                     .collect();
@@ -816,7 +799,7 @@ mod tests {
     fn the_value_cache_answers_only_for_the_board_it_holds() {
         let mut cache = ValueCache::new();
         let start = Board::START;
-        let after_f5 = children(&start)[0].1;
+        let after_f5 = start.children()[0].1;
         assert_eq!(cache.get(&start), None);
         cache.put(&start, -37);
         assert_eq!(cache.get(&start), Some(-37));

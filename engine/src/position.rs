@@ -3,6 +3,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+use arrayvec::ArrayVec;
+
+use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::error::ParseErrorKind;
 use crate::square::Square;
@@ -70,6 +73,27 @@ impl FromStr for Move {
     }
 }
 
+impl Board {
+    /// The moves of the side to move with the boards they lead to: a pass where it has
+    /// none but the game goes on (a ply of its own, as perft and proof trees count it),
+    /// none at the end of the game. Room for a move on every square: boards given as
+    /// input need not be reachable, and even reachable ones have up to 33.
+    pub fn children(&self) -> ArrayVec<(Move, Board), 64> {
+        let moves = self.moves();
+        if moves == 0 {
+            let passed = self.pass();
+            return if passed.moves() == 0 {
+                ArrayVec::new()
+            } else {
+                [(Move::Pass, passed)].into_iter().collect()
+            };
+        }
+        Bitboard(moves)
+            .map(|sq| (Move::Play(sq), self.play_flips(sq, self.flips(sq))))
+            .collect()
+    }
+}
+
 /// A board and the colour of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -133,5 +157,37 @@ impl Position {
             board,
             side: self.side.other(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn children_are_the_moves_then_a_forced_pass_then_none() {
+        let start = Board::START.children();
+        assert_eq!(start.len(), 4);
+        assert!(start.iter().all(|&(mv, child)| match mv {
+            Move::Play(sq) => Board::START.play(sq) == Some(child),
+            Move::Pass => false,
+        }));
+        // The side to move (b1) flips nothing past the corner a1; the other side takes c1.
+        let must_pass = Board::new(1 << 1, 1);
+        assert_eq!(must_pass.moves(), 0);
+        assert_eq!(
+            must_pass.children().as_slice(),
+            [(Move::Pass, must_pass.pass())]
+        );
+        let over = Board::new(u64::MAX, 0);
+        assert!(over.children().is_empty());
+    }
+
+    #[test]
+    fn children_hold_the_published_33_moves() {
+        // The black-to-move game of problems/mobility33-witnesses.txt, 26 plies.
+        let game = "f5d6c4f3c5b4b3e6c6g5f6c7c3d2c2b2f4g4g3g7g6e7d3g2h3b6";
+        let (obf, _) = crate::input::parse_position("test", game).unwrap();
+        assert_eq!(obf.position.board.children().len(), 33);
     }
 }

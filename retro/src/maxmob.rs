@@ -256,7 +256,7 @@ pub fn beam_by_ply(
             .par_iter()
             .enumerate()
             .flat_map_iter(|(parent, board)| {
-                children(board).into_iter().map(move |(mv, child)| {
+                board.children().into_iter().map(move |(mv, child)| {
                     let moves = child.mobility();
                     Child {
                         key: reduce(&child),
@@ -398,28 +398,13 @@ fn follow(board: &Board, most: &mut [u32], lines: &mut [u64]) {
     }
 }
 
-/// The moves of `board` with the positions they lead to: a pass where the side to move
-/// has none but the game goes on (a ply, as in [`successors`]).
-fn children(board: &Board) -> Vec<(Move, Board)> {
-    let moves = board.moves();
-    if moves != 0 {
-        Bitboard(moves)
-            .map(|sq| (Move::Play(sq), board.play_flips(sq, board.flips(sq))))
-            .collect()
-    } else if board.pass().moves() != 0 {
-        vec![(Move::Pass, board.pass())]
-    } else {
-        Vec::new()
-    }
-}
-
 /// Moves of exactly `plies` plies from `board` to a position with `mobility` legal moves,
 /// if there are any.
 fn line_to_mobility(board: &Board, plies: usize, mobility: u32) -> Option<Vec<Move>> {
     if plies == 0 {
         return (board.mobility() == mobility).then(Vec::new);
     }
-    children(board).into_iter().find_map(|(mv, child)| {
+    board.children().into_iter().find_map(|(mv, child)| {
         let mut line = line_to_mobility(&child, plies - 1, mobility)?;
         line.insert(0, mv);
         Some(line)

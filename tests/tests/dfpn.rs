@@ -198,3 +198,31 @@ fn proofs_check() {
     assert!(answers[0] > 3 && answers[1] > 3, "{answers:?}");
     assert!(early_leaves > 0, "some proofs have leaves decided early");
 }
+
+/// A node with 33 children (the published maximum, black to move after 26 plies): the
+/// proof-number tree holds them all (it once had room for 32 and panicked), and its
+/// answer agrees with alpha-beta's.
+#[test]
+fn a_node_with_33_moves() {
+    let game = "f5d6c4f3c5b4b3e6c6g5f6c7c3d2c2b2f4g4g3g7g6e7d3g2h3b6";
+    let board = input::parse_position("test", game)
+        .unwrap()
+        .0
+        .position
+        .board;
+    assert_eq!(board.mobility(), 33);
+    let mut prover = Prover::new(Options {
+        initial: Initial::Mobility,
+        guess_empties: 61,
+        table_mb: 16,
+        leaf_table_mb: 16,
+        ..Options::default()
+    });
+    let t = -40;
+    let proven = prover.prove(&board, t, &NEVER).unwrap();
+    let bound = Solver::new(16)
+        .null_window(&board, t - 1, &NEVER)
+        .unwrap()
+        .0;
+    assert_eq!(proven, bound >= t);
+}
