@@ -31,7 +31,7 @@ pub struct Exact {
 impl Prover {
     /// The exact score of `board` from threshold questions, and a best move. With a
     /// guess, the thresholds walk from it two at a time (MTD(f)-like: an exact guess takes
-    /// two questions); beyond [`GUESS_REACH`] of it, or without one, they halve the interval
+    /// two questions); beyond `GUESS_REACH` of it, or without one, they halve the interval
     /// the bounds leave.
     pub fn exact_score(&mut self, board: &Board, stop: &AtomicBool) -> Option<Exact> {
         let mut steps = Vec::new();

@@ -2,10 +2,10 @@
 //!
 //! The binary must run on any x86-64 (and other targets), but move generation and flips run
 //! about 1.7 times faster with AVX2/BMI2/LZCNT/POPCNT (x86-64-v3; see results/perft.md).
-//! [`isa_versions!`] compiles a group of mutually recursive functions once per instruction
+//! [`isa_versions!`](crate::isa_versions) compiles a group of mutually recursive functions once per instruction
 //! set, so that calls inside the group stay within one version (direct calls,
 //! `#[inline(always)]` helpers such as `Board::moves` and `flip` compiled with the same
-//! features); [`isa_dispatch!`] picks the version once, at the entry point.
+//! features); [`isa_dispatch!`](crate::isa_dispatch) picks the version once, at the entry point.
 //!
 //! CPUs that execute 256-bit operations as two 128-bit halves (AMD Zen 1 and Zen+, Hygon
 //! Dhyana) run the AVX2 versions slower than scalar code with the same BMI/LZCNT/POPCNT
@@ -204,7 +204,7 @@ macro_rules! isa_versions {
 }
 
 /// Calls `f(args)` from the module of instruction set `isa` (an [`Isa`]) made by
-/// [`isa_versions!`]; `isa` must be one this CPU runs, as [`Isa::detect`] gives.
+/// [`isa_versions!`](crate::isa_versions); `isa` must be one this CPU runs, as [`Isa::detect`] gives.
 #[macro_export]
 macro_rules! isa_dispatch {
     ($isa:expr, $f:ident($($arg:expr),* $(,)?)) => {

@@ -1,10 +1,10 @@
 //! One decider for "can a legal game from the start reach this position?", and how each
 //! answer was shown.
 //!
-//! First the cheap refutations of [`crate::refute`] (microseconds), then the flip
+//! First the cheap refutations of [`crate::refute`](mod@crate::refute) (microseconds), then the flip
 //! accounting of [`satgen::accounting`] (milliseconds: a small SAT question with time left
 //! out, refuting most of what the cheap rules pass on random boards); then a race on threads between the
-//! backward search to the forward frontier ([`crate::reach`], exhaustive: its "no" is a
+//! backward search to the forward frontier ([`crate::reach`](mod@crate::reach), exhaustive: its "no" is a
 //! complete search) and SAT solvers on satgen's real-rules question ([`satgen::target`],
 //! complete over every number of passes). The first answer wins and stops the others. Every
 //! "yes" carries a witness game replayed by the core before it is returned; a SAT "no"
@@ -27,7 +27,7 @@ use crate::reach::{reach, Frontier};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Method {
-    /// A cheap invariant the position breaks ([`crate::refute`]).
+    /// A cheap invariant the position breaks ([`crate::refute`](mod@crate::refute)).
     Refutation,
     /// Flip accounting ([`satgen::accounting`]): no choice of colours and flipped runs,
     /// time left out, gives every disc its colour (UNSAT in milliseconds).

@@ -262,7 +262,7 @@ impl Level {
         })
     }
 
-    /// The level's count, taken from `dir` where [`Level::save_count`] left one made the
+    /// The level's count, taken from `dir` where an earlier call left one made the
     /// same way (classes up to symmetry or not), else counted and left there: runs that
     /// resume from a saved level (the shards of the next one) do not count it again.
     pub fn count_in(

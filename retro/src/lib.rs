@@ -1,10 +1,10 @@
 //! Retrospective Othello: which positions a legal game from the start can reach.
 //!
-//! [`enumerate`] counts the distinct positions level by level (by plies or by discs), in
+//! [`enumerate`](mod@enumerate) counts the distinct positions level by level (by plies or by discs), in
 //! bounded memory ([`sorted`] spills to disk); [`maxmob`] finds the largest mobility within
-//! a number of plies with a witness game; [`decide`] answers whether a game reaches a
-//! position, racing [`reach`] (backward to the frontier) against SAT solvers on satgen's
-//! question after the cheap [`refute`]s; [`estimate`] turns the answers for random boards
+//! a number of plies with a witness game; [`decide`](mod@decide) answers whether a game reaches a
+//! position, racing [`reach`](mod@reach) (backward to the frontier) against SAT solvers on satgen's
+//! question after the cheap [`refute`](mod@refute)s; [`estimate`] turns the answers for random boards
 //! into the number of legal positions.
 
 pub mod decide;

@@ -200,7 +200,7 @@ fn line_prefix(line: usize) -> String {
     }
 }
 
-/// The mobility and side asked, from the first line of a header written by [`write`].
+/// The mobility and side asked, from the first line of a header written by [`write`](fn@write).
 pub fn read_target(text: &str) -> Result<(u32, SideFilter), FormatError> {
     let bad = |problem: &str| FormatError {
         line: 1,
@@ -224,7 +224,7 @@ pub fn read_target(text: &str) -> Result<(u32, SideFilter), FormatError> {
     Ok((mobility, side))
 }
 
-/// The layout named in a DIMACS header written by [`write`].
+/// The layout named in a DIMACS header written by [`write`](fn@write).
 pub fn read_layout(text: &str) -> Result<Layout, FormatError> {
     let mut layout = Layout::default();
     for (n, line) in text.lines().enumerate() {

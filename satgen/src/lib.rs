@@ -3,8 +3,8 @@
 //! (any DIMACS solver), every model decoded and replayed by the core.
 //!
 //! [`cubes`] (a question split into independent parts), [`formula`] (clauses, Tseitin gates, rustsat's cardinality and at-most-one encodings),
-//! [`encode`] (the game under the variant rules), [`dimacs`] (files and solver output),
-//! [`decode`] (models back to checked games), [`solve`] (varisat), [`wordops`] (words of
+//! [`encode`](mod@encode) (the game under the variant rules), [`dimacs`] (files and solver output),
+//! [`decode`](mod@decode) (models back to checked games), [`solve`] (varisat), [`wordops`] (words of
 //! literals for the core's table-free rules).
 
 // Both vendored solvers carry Kissat's `kitten` module: linked together, its symbols clash.

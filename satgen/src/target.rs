@@ -5,7 +5,7 @@
 //! moves, so one formula covers every number of passes and every place they fall.
 //!
 //! Per step `j` (position `j` has `4 + j` discs): black and white discs, both sides' legal
-//! moves (the `rays` chains of [`crate::encode`]), "black to move", and the square played,
+//! moves (the `rays` chains of [`crate::encode`](mod@crate::encode)), "black to move", and the square played,
 //! one-hot over the target's squares outside the centre. The flips of a black and of a
 //! white move are both built, each gated by the colour. What the target implies is put in
 //! as constants, each sound for every game that reaches it:

@@ -664,7 +664,7 @@ fn tighten(new: Bounds, old: Option<Bounds>) -> Bounds {
     }
 }
 
-/// [`pvs`] compiled for `isa` (one this CPU runs).
+/// `pvs` compiled for `isa` (one this CPU runs).
 pub fn pvs_with(
     isa: Isa,
     s: &mut Search,
@@ -675,7 +675,7 @@ pub fn pvs_with(
     isa_dispatch!(isa, pvs(s, board, alpha, beta, board.empty_count()))
 }
 
-/// [`nws_table`] compiled for `isa`: a score `> alpha` or `<= alpha`, fail-soft.
+/// `nws_table` compiled for `isa`: a score `> alpha` or `<= alpha`, fail-soft.
 pub fn nws_with(isa: Isa, s: &mut Search, board: &Board, alpha: i32) -> i32 {
     isa_dispatch!(isa, nws_table(s, board, alpha, board.empty_count()))
 }
