@@ -687,8 +687,8 @@ fn table_hint(value: i32, bounds: Option<Bounds>, t: i32) -> i32 {
 /// Both numbers follow the margin over the whole range, beyond the threshold too: of two
 /// children expected to succeed, the one with more to spare comes first, and its leaves,
 /// far from the threshold, are cheap. (Weighing only the side short of the threshold, as
-/// before, made all expected successes alike: 3.0x the nodes on FFO #40-#52 `wld`,
-/// results/dfpn.md.)
+/// before, made all expected successes alike and cost far more nodes: results/dfpn.md,
+/// "Figures once in code comments".)
 fn evaluation_numbers(value: i32, t: i32, mobility: u32) -> (u32, u32) {
     let margin = (value - t).clamp(-MARGIN_RANGE, MARGIN_RANGE);
     let weight = |m: i32| 1 + (MARGIN_RANGE - m) as u32 / 2;

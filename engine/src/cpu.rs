@@ -81,8 +81,8 @@ impl Isa {
 
     /// The instruction set the hot code runs: the fastest one for this CPU, or the one
     /// `OTHELLO_ISA` names if this CPU runs it. Found once: dispatches in the search, as
-    /// the ordering searches', ask often (five feature tests each were 2.6% of the
-    /// solver's time at 26 empties).
+    /// the ordering searches', ask often, and five feature tests each time showed in the
+    /// solver's profile.
     #[inline]
     pub fn detect() -> Isa {
         static DETECTED: OnceLock<Isa> = OnceLock::new();
@@ -149,7 +149,7 @@ impl Isa {
 /// In hot code, such closures must only be handed to `#[inline(always)]` helpers: one given
 /// to a library adapter (`Iterator::map`, `Option::or_else`) is not inlined into it (the
 /// adapter lacks the features), so each call is a real call whose result comes back
-/// through the stack (7-11% of the exact solver's time; results/ffo.md, session 14).
+/// through the stack (results/ffo.md, "Figures once in code comments").
 /// Plain loops, and functions defined outside the group, inline.
 #[macro_export]
 macro_rules! isa_versions {

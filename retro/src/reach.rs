@@ -129,8 +129,8 @@ impl Search<'_> {
             return None;
         }
         // Unmoves that give back more discs first: on real games this finds a way back
-        // orders of magnitude sooner (the 33-mobility position: 0.27 M nodes against 27 M
-        // in square order); refutations visit everything anyway.
+        // orders of magnitude sooner than square order (results/retro.md, "Figures once in
+        // code comments"); refutations visit everything anyway.
         let mut back = unmoves(board, side);
         back.sort_by_key(|u| std::cmp::Reverse((u.board.opponent & !board.player).count_ones()));
         for u in back {

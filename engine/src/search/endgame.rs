@@ -29,16 +29,16 @@ use crate::{isa_dispatch, isa_versions, Square};
 pub const SHALLOW: u32 = 7;
 
 /// Empties from which `nws_shallow` tries its moves fastest first (fewest replies, then
-/// odd quadrants) rather than in parity order alone: 23-32% fewer nodes, each dearer
-/// (fforum-20-39 -3%, FFO #40-#47 -4%, #49-#52 -1% time on 1 thread); from 7, -2% on
-/// #40-#47; from 5, slower (results/ffo.md, session 10).
+/// odd quadrants) rather than in parity order alone: far fewer nodes, each dearer, and
+/// less time in all; from 7 less gain, from 5 slower (results/ffo.md, "Figures once in
+/// code comments").
 pub const FASTEST_FIRST_MIN: u32 = 6;
 
 /// Empties at and below which nodes keep their bounds in the small table
 /// (`Search::shallow_tt`) rather than the main one: it stays in the processor's caches,
-/// where a probe of the main table waits for memory (as Edax's shallow table). FFO
-/// #40-#47 and fforum-20-39, 1 thread: 4-9% less time, 1% more nodes; at 8-11 empties
-/// and 1-8 MiB the same within the noise.
+/// where a probe of the main table waits for memory (as Edax's shallow table): less time
+/// for a few more nodes; 8-11 empties and 1-8 MiB measured alike (results/ffo.md,
+/// "Figures once in code comments").
 pub const SHALLOW_TT_MAX: u32 = 9;
 
 /// Empties from which children are looked up in the table before any is searched
@@ -162,7 +162,7 @@ fn solve1(board: &Board, x: usize) -> i32 {
 
 /// [`solve1`] as the last-move solvers' `search`: a function defined outside
 /// [`isa_versions!`], which a closure inside (inheriting the target features) would not be,
-/// is inlined into `solve2` (it was a call per child, 4% of fforum-20-39's time).
+/// is inlined into `solve2` (it was a call per child, a measurable share of the time).
 #[inline(always)]
 fn solve_last(_: &mut Search, child: &Board, _: i32, last: usize) -> i32 {
     solve1(child, last)
@@ -245,7 +245,7 @@ isa_versions! {
         // Fastest first from FASTEST_FIRST_MIN (all children made and ranked first), else
         // parity order (each child made when its turn comes). One plain loop: the closures
         // of iterator adapters here (which inherit the target features) were not inlined,
-        // and the children came back through the stack (fforum-20-39 -7%).
+        // and the children came back through the stack.
         let fastest_first = empties >= FASTEST_FIRST_MIN;
         let mut list = MoveList::default();
         let parity_parts = if fastest_first {
@@ -327,8 +327,8 @@ isa_versions! {
         let mut ranked = !list.generate(board, moves, hash_move, |sq, p, o| flip(sq, p, o));
         if empties > SHALLOW + 1 {
             // All children's buckets asked for at once, so that the cut-off's probes below
-            // wait for memory once rather than once per child (FFO #40-#45: -6% time),
-            // and before the ranking, which then runs while they come.
+            // wait for memory once rather than once per child, and before the ranking,
+            // which then runs while they come.
             list.prefetch(s.table(empties - 1));
         }
         if ranked {

@@ -48,9 +48,9 @@ pub fn lone_empties(empties: u64) -> u64 {
 /// The `squares` in the order the last plies try them, where no evaluation ranks them, as
 /// six disjoint parts to take in turn: those alone in their quadrant of the `empties`
 /// first, then the rest of the odd quadrants, then the even ones, and in each the C- and
-/// X-squares last (as Edax's presorted squares). Against square-index order this saved
-/// 8% of the nodes on fforum-20-39; the lone squares ahead of the other odd ones another
-/// 4% (session 19, at 4 and 5 empties and, by [`lone_first`], at 3).
+/// X-squares last (as Edax's presorted squares). Fewer nodes than square-index order, and
+/// fewer again with the lone squares ahead of the other odd ones (at 4 and 5 empties and,
+/// by [`lone_first`], at 3; results/ffo.md, "Figures once in code comments").
 #[inline(always)]
 pub fn parity_order(squares: u64, empties: u64) -> [u64; 6] {
     const RISKY: u64 = C_SQUARES | X_SQUARES;
@@ -106,9 +106,8 @@ fn corner_stability(p: u64) -> i32 {
 
 /// The deepest ordering search: one ply per 4 empties above 12 would grow without bound
 /// at the start of a game (positions far from the endgame can still be given to solve).
-/// One ply per 3 (the first choice) searched fewer nodes but spent more time evaluating:
-/// per 4 took fforum-20-39 from 4.66 to 4.45 s, FFO #34-#39/#40-#44/#49 from 16.2 to
-/// 14.7 s (1 thread), #55-#58 from 411 to 313 s (2 threads); per 5 was slower again.
+/// One ply per 3 (the first choice) searched fewer nodes but spent more time evaluating;
+/// per 5 was slower again (results/ffo.md, "Figures once in code comments").
 const MAX_SORT_DEPTH: u32 = 6;
 
 /// Empties from which a node's moves are ranked by a shallow search of each child
@@ -184,7 +183,8 @@ isa_versions! {
 ///
 /// Made empty where it is used, then filled by [`MoveList::score`], or in two steps by
 /// [`MoveList::generate`] and [`MoveList::rank`]: a list returned by value was copied
-/// whole (1.5 KiB, 3.6% of the solver's time at 25 empties).
+/// whole, 1.5 KiB, a visible share of the solver's time (results/ffo.md, "Figures once in
+/// code comments").
 #[derive(Default)]
 pub struct MoveList {
     /// (move, child, ordering score); at most one per square, never initialised beyond use.
@@ -241,9 +241,9 @@ impl MoveList {
 
     /// Ranks the moves [`MoveList::generate`] left unranked: fastest first (fewest
     /// opponent replies, corners counted twice), with a bonus for odd quadrants and for
-    /// our corners and the C-squares they hold (9-10% fewer nodes on fforum-20-39 and FFO
-    /// #40-#47) and, from 14 empties, the evaluation of the child (from 18, a shallow
-    /// search).
+    /// our corners and the C-squares they hold (fewer nodes: results/ffo.md, "Figures once
+    /// in code comments") and, from 14 empties, the evaluation of the child (from 18, a
+    /// shallow search).
     #[inline(always)]
     pub fn rank(&mut self, board: &Board, eval: &dyn Evaluation) {
         if self.entries.len() < 2 {
@@ -257,8 +257,8 @@ impl MoveList {
         for (sq, child, score) in self.entries.iter_mut().filter(|e| e.2 == UNRANKED) {
             let mobility = weighted_replies(child);
             // Empty squares next to our discs: the opponent's room for later moves, each
-            // an eighth of a reply; an odd quadrant a quarter (session 15: 2-3% fewer
-            // nodes than a 32nd and an eighth on fforum-20-39 and FFO #40-#47, #53, #56-#58).
+            // an eighth of a reply; an odd quadrant a quarter (fewer nodes than a 32nd and
+            // an eighth: results/ffo.md, "Figures once in code comments").
             let potential = (neighbours(child.opponent) & child.empties()).count_ones() as i32;
             let parity = (odd & sq.bit() != 0) as i32;
             // Discs that stay ours: each worth a quarter of a reply, about half a disc of

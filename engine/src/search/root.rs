@@ -14,14 +14,13 @@ use crate::search::stability;
 use crate::search::tt::{Bounds, TranspositionTable, NO_MOVE};
 use crate::square::Square;
 
-/// Empties from which the exact search is preceded by selective ones. From 18 rather than
-/// 20 (session 9): fforum-20-39 on 1 thread 3.035 -> 2.912 s (median of 7 alternating
-/// runs), 1.7% fewer nodes; 16 measured the same as 18; from 23, FFO #40-#47 took 4% more.
+/// Empties from which the exact search is preceded by selective ones: 18 was faster than
+/// 20 and 23, 16 the same (results/ffo.md, "Figures once in code comments").
 pub const SELECTIVE_MIN: u32 = 18;
 
 /// The selectivity levels searched before the exact one. One pass at 2 sigma measured
-/// best (results/ffo.md): against none, 1.8x faster on FFO #40-#44, #49 and #34-#39;
-/// all five levels in turn, or 1.1 sigma alone, cost more than they saved.
+/// best, far faster than none; all five levels in turn, or 1.1 sigma alone, cost more
+/// than they saved (results/ffo.md, "Figures once in code comments").
 const SELECTIVE_LEVELS: &[u8] = &[2];
 
 /// MiB of the small table of the nodes near the leaves (`Search::shallow_tt`), on top of

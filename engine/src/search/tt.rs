@@ -112,8 +112,7 @@ impl TranspositionTable {
     /// The bucket of `board`: the top bits of two multiplicative hashes xored (each
     /// product's top bits depend on every bit of its half of the board). Two independent
     /// multiplications, not `Board::hash`'s chain of four: the probe waits on this before
-    /// it can even ask for memory (fforum-20-39 and FFO #40-#47 1.7-2.6% less time on one
-    /// thread; #53 and fforum-40-59 6-7% on two, results/ffo.md session 16).
+    /// it can even ask for memory (results/ffo.md, "Figures once in code comments").
     #[inline(always)]
     fn index(&self, board: &Board) -> usize {
         let h = board.player.wrapping_mul(0x9e37_79b9_7f4a_7c15)
