@@ -65,14 +65,6 @@ pub fn side_index(color: Color) -> Side {
     }
 }
 
-pub fn side_color(side: Side) -> Color {
-    if side == 0 {
-        Color::Black
-    } else {
-        Color::White
-    }
-}
-
 /// The positions that follow `board` (side `side` to move) one level later.
 pub fn successors(convention: Convention, board: &Board, side: Side) -> Vec<(Board, Side)> {
     let moves = board.moves();

@@ -116,9 +116,10 @@ const fn leaving(file_step: i32, rank_step: i32) -> [u64; 3] {
     masks
 }
 
-/// Per direction (rank, file, a1-h8 diagonal, h1-a8 diagonal): the bit shift of one step
-/// and the squares leaving the board forwards and backwards.
-const DIRECTIONS: [(u32, [u64; 3], [u64; 3]); 4] = [
+/// Per line through a square (rank, file, a1-h8 diagonal, h1-a8 diagonal): the bit shift
+/// of one step and the squares leaving the board forwards and backwards. (Not the eight
+/// step directions of [`crate::square::DIRECTIONS`]: a line holds two of them.)
+const LINES: [(u32, [u64; 3], [u64; 3]); 4] = [
     (1, leaving(1, 0), leaving(-1, 0)),
     (8, leaving(0, 1), leaving(0, -1)),
     (9, leaving(1, 1), leaving(-1, -1)),
@@ -129,7 +130,7 @@ const DIRECTIONS: [(u32, [u64; 3], [u64; 3]); 4] = [
 /// kept while the run of occupied squares from it reaches the board's edge, doubling the
 /// run checked at each step (1, 2, 4 squares further), forwards and backwards.
 fn full_lines(occupied: u64) -> [u64; 4] {
-    DIRECTIONS.map(|(shift, forward_out, backward_out)| {
+    LINES.map(|(shift, forward_out, backward_out)| {
         let (mut forward, mut backward) = (occupied, occupied);
         for k in 0..3 {
             let step = shift << k;
@@ -162,7 +163,7 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
     }
 }
 
-/// `DIRECTIONS`' exit masks by step size, one direction per 64-bit lane (for AVX2).
+/// `LINES`' exit masks by step size, one line per 64-bit lane (for AVX2).
 #[cfg(target_arch = "x86_64")]
 const fn exits_by_lane(backward: bool) -> [[u64; 4]; 3] {
     let mut lanes = [[0; 4]; 3];
@@ -171,9 +172,9 @@ const fn exits_by_lane(backward: bool) -> [[u64; 4]; 3] {
         let mut d = 0;
         while d < 4 {
             lanes[k][d] = if backward {
-                DIRECTIONS[d].2[k]
+                LINES[d].2[k]
             } else {
-                DIRECTIONS[d].1[k]
+                LINES[d].1[k]
             };
             d += 1;
         }
@@ -201,7 +202,7 @@ pub fn stable_discs_avx2(p: u64, o: u64) -> u64 {
         let half = _mm_and_si128(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1));
         (_mm_cvtsi128_si64(half) & _mm_extract_epi64(half, 1)) as u64
     };
-    // The shift of one step in each lane's direction (`DIRECTIONS` order).
+    // The shift of one step in each lane's direction (`LINES` order).
     let step = _mm256_set_epi64x(7, 9, 8, 1);
     let occupied = _mm256_set1_epi64x((p | o) as i64);
     let (mut forward, mut backward) = (occupied, occupied);
