@@ -19,6 +19,7 @@ pub mod position;
 pub mod reference;
 pub mod search;
 pub mod square;
+pub mod train;
 pub mod wordops;
 pub mod wthor;
 

@@ -4,12 +4,10 @@
 //!
 //! - `hand`: mobility, potential mobility, corners and parity, hand-weighted;
 //! - `patterns`: the board features (edges, corners, lines, diagonals) of the trained one;
-//! - `weights`: the trained pattern evaluation, its file format and the embedded weights;
-//! - `fit`: least-squares training of the weights from labelled positions;
-//! - `datagen`: labelled positions from games, by exact solving and search.
+//! - `weights`: the trained pattern evaluation, its file format and the embedded weights.
+//!
+//! Training them is [`crate::train`]'s.
 
-pub mod datagen;
-pub mod fit;
 pub mod hand;
 pub mod patterns;
 pub mod weights;

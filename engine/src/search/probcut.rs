@@ -1,85 +1,12 @@
 //! Probable cut-offs (Buro's ProbCut): a shallow search predicts the score of a deep one;
 //! when the prediction lies beyond the window by `t` standard deviations of its error, the
 //! node is cut without the deep search. The error model is measured on our own data
-//! (`engine probcut`): for positions with exact labels, the shallow value at each depth
-//! against the exact score.
-
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-
-use rayon::prelude::*;
-use serde::Serialize;
+//! (`engine probcut`, [`crate::train::probcut`]): for positions with exact labels, the
+//! shallow value at each depth against the exact score.
 
 use crate::board::Board;
-use crate::eval::datagen::{Label, Labelled};
-use crate::eval::fit::held_out;
 use crate::eval::{Evaluation, Features};
-use crate::search::midgame::Midgame;
-use crate::search::ordering::{shallow_value, shallow_value_from};
-
-/// How well a `depth`-ply search with the evaluation predicts the exact score of positions
-/// with `empties` empties (discs).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PredictionError {
-    pub empties: u32,
-    pub depth: u32,
-    pub positions: usize,
-    /// Mean of exact score minus prediction.
-    pub bias: f64,
-    /// Standard deviation of exact score minus prediction.
-    pub sigma: f64,
-}
-
-/// The prediction error at each of `depths` for every number of empties among the
-/// exactly labelled `rows` held out of training (one in `holdout`, as `engine train`
-/// splits them).
-pub fn measure(
-    rows: &[Labelled],
-    eval: &dyn Evaluation,
-    depths: &[u32],
-    holdout: u64,
-) -> Vec<PredictionError> {
-    let exact: Vec<&Labelled> = rows
-        .iter()
-        .filter(|r| r.label == Label::Exact && held_out(&r.board, holdout))
-        .collect();
-    let mut errors = Vec::new();
-    for empties in 0..=60 {
-        let here: Vec<&&Labelled> = exact
-            .iter()
-            .filter(|r| r.board.empty_count() == empties)
-            .collect();
-        if here.len() < 2 {
-            continue;
-        }
-        for &depth in depths {
-            let residuals: Vec<f64> = here
-                .par_iter()
-                .map(|r| {
-                    let predicted = shallow_value(eval, &r.board, depth, -30_000, 30_000);
-                    (r.score - predicted) as f64 / 100.0
-                })
-                .collect();
-            let (bias, sigma) = mean_and_deviation(&residuals);
-            errors.push(PredictionError {
-                empties,
-                depth,
-                positions: residuals.len(),
-                bias,
-                sigma,
-            });
-        }
-    }
-    errors
-}
-
-/// The mean and the (sample) standard deviation of at least two `values`.
-fn mean_and_deviation(values: &[f64]) -> (f64, f64) {
-    let n = values.len() as f64;
-    let mean = values.iter().sum::<f64>() / n;
-    let variance = values.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, variance.sqrt())
-}
+use crate::search::ordering::shallow_value_from;
 
 /// The row of a table measured for `first..first + rows` to use for `value >= first`: its
 /// own, or beyond the table the last one of the same parity (the evaluation's bias
@@ -164,55 +91,6 @@ pub fn cut(
     }
 }
 
-/// How well a `shallow`-ply midgame search predicts a `depth`-ply one (discs).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct DepthPredictionError {
-    pub depth: u32,
-    pub shallow: u32,
-    pub positions: usize,
-    /// Mean of the deep value minus the shallow one.
-    pub bias: f64,
-    pub sigma: f64,
-}
-
-/// The midgame prediction error for each of `depths` over `boards`: full-width searches at
-/// the depth and at its [`midgame_prediction_depth`] (the evaluation alone decides, no
-/// exact solving).
-pub fn measure_midgame(
-    boards: &[Board],
-    eval: &Arc<dyn Evaluation>,
-    depths: &[u32],
-) -> Vec<DepthPredictionError> {
-    let stop = AtomicBool::new(false);
-    depths
-        .iter()
-        .map(|&depth| {
-            let shallow = midgame_prediction_depth(depth);
-            let residuals: Vec<f64> = boards
-                .par_iter()
-                .map(|board| {
-                    // A fresh table: a deeper entry of another search would answer for
-                    // the shallow one.
-                    let mut midgame = Midgame::new(eval.clone(), 4);
-                    midgame.selectivity = None;
-                    midgame.exact_empties = 0;
-                    let predicted = midgame.search(board, shallow, -30_000, 30_000, &stop);
-                    let deep = midgame.search(board, depth, -30_000, 30_000, &stop);
-                    (deep - predicted) as f64 / 100.0
-                })
-                .collect();
-            let (bias, sigma) = mean_and_deviation(&residuals);
-            DepthPredictionError {
-                depth,
-                shallow,
-                positions: residuals.len(),
-                bias,
-                sigma,
-            }
-        })
-        .collect()
-}
-
 /// The depth of the search that predicts a `depth`-ply midgame search (as Edax: about
 /// half, odd when `depth` is odd, since the evaluation's bias follows the side to move).
 pub fn midgame_prediction_depth(depth: u32) -> u32 {
@@ -261,32 +139,6 @@ pub fn midgame_cut(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::HandEval;
-    use crate::game::Game;
-    use rand::{rngs::SmallRng, SeedableRng};
-
-    /// Rows labelled with the evaluation's own value: the depth-0 prediction is exact.
-    #[test]
-    fn measure_finds_no_error_where_the_label_is_the_prediction() {
-        let mut rng = SmallRng::seed_from_u64(1);
-        let rows: Vec<Labelled> = (0..200)
-            .flat_map(|game| {
-                let positions = Game::random(&mut rng, 60).positions;
-                positions.into_iter().map(move |p| Labelled {
-                    game,
-                    board: p.board,
-                    score: HandEval.evaluate(&p.board),
-                    label: Label::Exact,
-                })
-            })
-            .collect();
-        let errors = measure(&rows, &HandEval, &[0, 1], 1);
-        assert!(errors.len() > 50);
-        for e in errors.iter().filter(|e| e.depth == 0) {
-            assert_eq!((e.bias, e.sigma), (0.0, 0.0), "{e:?}");
-        }
-        assert!(errors.iter().any(|e| e.depth == 1 && e.sigma > 1.0));
-    }
 
     #[test]
     fn rows_beyond_the_table_keep_their_parity() {

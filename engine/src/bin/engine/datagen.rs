@@ -6,8 +6,8 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use engine::cli::{self, Failure};
-use engine::eval::datagen::{self, DatagenOptions};
 use engine::search::Solver;
+use engine::train::datagen::{self, DatagenOptions};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -2,8 +2,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use engine::cli::{self, EvalArgs, Failure};
-use engine::eval::datagen;
-use engine::search::probcut;
+use engine::train::{datagen, probcut};
 use engine::Board;
 
 #[derive(clap::Args)]

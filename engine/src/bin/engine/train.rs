@@ -3,9 +3,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use engine::cli::{self, Failure};
-use engine::eval::datagen;
-use engine::eval::fit::{self, FitOptions};
 use engine::eval::PatternEval;
+use engine::train::datagen;
+use engine::train::fit::{self, FitOptions};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -22,10 +22,10 @@ use rand::{RngExt, SeedableRng};
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::eval::fit::Sample;
 use crate::eval::Evaluation;
 use crate::search::ordering::shallow_value;
 use crate::search::Solver;
+use crate::train::fit::Sample;
 
 pub const HEADER: &str = "game,player,opponent,empties,score,label";
 
