@@ -2,6 +2,7 @@
 //! to report errors and exit, read position files, shard them, check answers, show progress
 //! and stop on Ctrl-C.
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -279,6 +280,63 @@ pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
         return Err(bad());
     }
     Ok((i, n))
+}
+
+/// The parts of one split (`--shard I/N` runs) as the merge commands read them: each part
+/// once, all of one N, with where it was read; whole only when every shard 1..N is there.
+pub struct Split<T> {
+    count: usize,
+    parts: BTreeMap<usize, (T, String)>,
+}
+
+impl<T> Default for Split<T> {
+    fn default() -> Split<T> {
+        Split {
+            count: 0,
+            parts: BTreeMap::new(),
+        }
+    }
+}
+
+impl<T> Split<T> {
+    /// Adds part `shard` ("I/N") read at `at`; refuses a part of another split than the
+    /// others' or one already read (the message says where).
+    pub fn add(&mut self, shard: &str, part: T, at: &str) -> Result<(), String> {
+        let (index, count) = parse_shard(shard).map_err(|e| format!("{at}: {e}"))?;
+        if self.count != 0 && self.count != count {
+            return Err(format!(
+                "{at}: shard {shard} of a split other than the others'"
+            ));
+        }
+        self.count = count;
+        if let Some((_, first)) = self.parts.get(&index) {
+            return Err(format!("shard {shard} is in {first} and again in {at}"));
+        }
+        self.parts.insert(index, (part, at.to_string()));
+        Ok(())
+    }
+
+    /// The part of the lowest shard number read so far.
+    pub fn first(&self) -> Option<&T> {
+        self.parts.values().next().map(|(part, _)| part)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.parts.is_empty()
+    }
+
+    /// N, the number of parts the split has (not how many were read).
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Every part in order, or "shard I/N is missing".
+    pub fn complete(self) -> Result<Vec<T>, String> {
+        if let Some(missing) = (1..=self.count).find(|i| !self.parts.contains_key(i)) {
+            return Err(format!("shard {missing}/{} is missing", self.count));
+        }
+        Ok(self.parts.into_values().map(|(part, _)| part).collect())
+    }
 }
 
 /// A memory budget in MiB for tables (`--hash-mb`, `--memory-mb`): at least 2 (the
@@ -561,6 +619,33 @@ mod tests {
         assert!(parse_memory_mb(&(machine + 1).to_string())
             .unwrap_err()
             .contains("this machine has"));
+    }
+
+    #[test]
+    fn a_split_is_whole_with_every_shard_once() {
+        let mut split = Split::default();
+        split.add("2/3", 'b', "b.jsonl:1").unwrap();
+        split.add("1/3", 'a', "a.jsonl:1").unwrap();
+        assert_eq!(split.first(), Some(&'a'));
+        assert_eq!(
+            split.add("2/3", 'c', "c.jsonl:4").unwrap_err(),
+            "shard 2/3 is in b.jsonl:1 and again in c.jsonl:4"
+        );
+        assert_eq!(
+            split.add("1/4", 'd', "d.jsonl:2").unwrap_err(),
+            "d.jsonl:2: shard 1/4 of a split other than the others'"
+        );
+        assert!(split
+            .add("0/3", 'e', "e.jsonl:3")
+            .unwrap_err()
+            .starts_with("e.jsonl:3: "));
+        let mut missing = Split::default();
+        missing.add("1/3", 'a', "a").unwrap();
+        missing.add("3/3", 'c', "c").unwrap();
+        assert_eq!(missing.complete().unwrap_err(), "shard 2/3 is missing");
+        split.add("3/3", 'c', "c.jsonl:1").unwrap();
+        assert_eq!(split.count(), 3);
+        assert_eq!(split.complete().unwrap(), vec!['a', 'b', 'c']);
     }
 
     #[test]

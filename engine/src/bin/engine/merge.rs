@@ -121,8 +121,7 @@ fn check_shards(summaries: &[(String, serde_json::Value)]) -> Result<usize, Fail
     let file_positions = first["file_positions"].as_u64().ok_or_else(|| {
         Failure::Input("a summary without file_positions (a run older than merge)".into())
     })? as usize;
-    let mut shards: BTreeMap<usize, String> = BTreeMap::new();
-    let mut count = None;
+    let mut shards = cli::Split::default();
     for (at, summary) in summaries {
         if summary["interrupted"] == true {
             return Err(Failure::Input(format!(
@@ -136,23 +135,9 @@ fn check_shards(summaries: &[(String, serde_json::Value)]) -> Result<usize, Fail
             )));
         }
         let shard = summary["shard"].as_str().unwrap_or("1/1");
-        let parsed = cli::parse_shard(shard).map_err(|e| Failure::Input(format!("{at}: {e}")))?;
-        if count.is_some_and(|n| n != parsed.1) {
-            return Err(Failure::Input(format!(
-                "{at}: shard {shard} of a split other than the others'"
-            )));
-        }
-        count = Some(parsed.1);
-        if let Some(first) = shards.insert(parsed.0, at.clone()) {
-            return Err(Failure::Input(format!(
-                "shard {shard} is in {first} and again in {at}"
-            )));
-        }
+        shards.add(shard, (), at).map_err(Failure::Input)?;
     }
-    let n = count.expect("one summary at least");
-    if let Some(missing) = (1..=n).find(|i| !shards.contains_key(i)) {
-        return Err(Failure::Input(format!("shard {missing}/{n} is missing")));
-    }
+    shards.complete().map_err(Failure::Input)?;
     Ok(file_positions)
 }
 
@@ -163,8 +148,8 @@ fn merge_perft(
     json: bool,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    // Per depth, the rows by shard number; the first row fixes the position and N.
-    let mut depths: BTreeMap<u32, BTreeMap<usize, (String, Row)>> = BTreeMap::new();
+    // Per depth, the rows of its shards; the first row fixes the position and N.
+    let mut depths: BTreeMap<u32, cli::Split<Row>> = BTreeMap::new();
     let mut first: Option<(String, String, usize)> = None;
     for (at, value) in lines {
         if value["command"] != "perft" {
@@ -174,9 +159,9 @@ fn merge_perft(
         }
         let row: Row = serde_json::from_value(value)
             .map_err(|e| Failure::Input(format!("{at}: not a perft row ({e})")))?;
-        let shard = row.shard.as_deref().unwrap_or("1/1");
-        let (index, count) =
-            cli::parse_shard(shard).map_err(|e| Failure::Input(format!("{at}: {e}")))?;
+        let shard = row.shard.clone().unwrap_or_else(|| "1/1".into());
+        let (_, count) =
+            cli::parse_shard(&shard).map_err(|e| Failure::Input(format!("{at}: {e}")))?;
         if let Some((first_at, first_board, first_count)) = &first {
             if row.board != *first_board || count != *first_count {
                 return Err(Failure::Input(format!(
@@ -187,7 +172,7 @@ fn merge_perft(
             first = Some((at.clone(), row.board.clone(), count));
         }
         let shards = depths.entry(row.depth).or_default();
-        if let Some((_, other)) = shards.values().next() {
+        if let Some(other) = shards.first() {
             if other.split_plies != row.split_plies {
                 return Err(Failure::Input(format!(
                     "{at}: depth {} split at {} plies, the other shards at {}",
@@ -195,23 +180,18 @@ fn merge_perft(
                 )));
             }
         }
-        if let Some((earlier, _)) = shards.get(&index) {
-            return Err(Failure::Input(format!(
-                "depth {}: shard {shard} is in {earlier} and again in {at}",
-                row.depth
-            )));
-        }
-        shards.insert(index, (at, row));
+        let depth = row.depth;
+        shards
+            .add(&shard, row, &at)
+            .map_err(|e| Failure::Input(format!("depth {depth}: {e}")))?;
     }
-    let (_, _, count) = first.ok_or_else(|| Failure::Input("no perft rows".into()))?;
+    first.ok_or_else(|| Failure::Input("no perft rows".into()))?;
     let mut merged = Vec::new();
     for (depth, shards) in depths {
-        if let Some(missing) = (1..=count).find(|i| !shards.contains_key(i)) {
-            return Err(Failure::Input(format!(
-                "depth {depth}: shard {missing}/{count} is missing (interrupted, or not run)"
-            )));
-        }
-        let mut rows = shards.into_values().map(|(_, row)| row);
+        let shards = shards
+            .complete()
+            .map_err(|e| Failure::Input(format!("depth {depth}: {e} (interrupted, or not run)")))?;
+        let mut rows = shards.into_iter();
         let mut total = rows.next().expect("shard 1");
         for row in rows {
             total.leaves += row.leaves;

@@ -11,7 +11,6 @@ use engine::{Game, Position};
 use retro::max_mobility;
 use retro::maxmob::{Coverage, PlyMaximum, MAX_FOLLOWED};
 
-use crate::merge::Split;
 use crate::RunArgs;
 
 #[derive(clap::Args)]
@@ -277,7 +276,7 @@ pub fn merge(lines: Vec<cli::JsonLine>, json: bool, out: &mut impl Write) -> Res
     #[derive(Default)]
     struct Ply {
         whole: Option<(Row, String)>,
-        parts: Split<Row>,
+        parts: cli::Split<Row>,
     }
     let mut plies: BTreeMap<usize, Ply> = BTreeMap::new();
     for read in lines {
@@ -318,7 +317,7 @@ pub fn merge(lines: Vec<cli::JsonLine>, json: bool, out: &mut impl Write) -> Res
                 let number = row.ply;
                 ply.parts
                     .add(&shard, row, &at)
-                    .map_err(|e| bad(&format!("ply {number}: {e}")))?;
+                    .map_err(|e| Failure::Input(format!("ply {number}: {e}")))?;
             }
         }
     }

@@ -289,65 +289,11 @@ fn cactus(
     Ok(())
 }
 
-/// The parts of one split (`--shard I/N` runs), each read once, with where it was read.
-pub struct Split<T> {
-    count: usize,
-    parts: BTreeMap<usize, (T, String)>,
-}
-
-impl<T> Default for Split<T> {
-    fn default() -> Split<T> {
-        Split {
-            count: 0,
-            parts: BTreeMap::new(),
-        }
-    }
-}
-
-impl<T> Split<T> {
-    /// Adds part `shard` ("I/N") read at `at`; refuses a part of another split than the
-    /// others' or one already read.
-    pub fn add(&mut self, shard: &str, part: T, at: &str) -> Result<(), String> {
-        let (index, count) = cli::parse_shard(shard)?;
-        if self.count != 0 && self.count != count {
-            return Err(format!("shard {shard} of a split other than the others'"));
-        }
-        self.count = count;
-        if let Some((_, first)) = self.parts.get(&index) {
-            return Err(format!("shard {shard} is also at {first}"));
-        }
-        self.parts.insert(index, (part, at.to_string()));
-        Ok(())
-    }
-
-    /// The part of the lowest shard number read so far.
-    pub fn first(&self) -> Option<&T> {
-        self.parts.values().next().map(|(part, _)| part)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.parts.is_empty()
-    }
-
-    /// N, the number of parts the split has (not how many were read).
-    pub fn count(&self) -> usize {
-        self.count
-    }
-
-    /// Every part in order, or "shard I/N is missing".
-    pub fn complete(self) -> Result<Vec<T>, String> {
-        if let Some(missing) = (1..=self.count).find(|i| !self.parts.contains_key(i)) {
-            return Err(format!("shard {missing}/{} is missing", self.count));
-        }
-        Ok(self.parts.into_values().map(|(part, _)| part).collect())
-    }
-}
-
 /// One level of `retro enumerate` as merged: its counts, and from how many partitions.
 #[derive(Default)]
 struct MergedLevel {
     /// Positions and classes of each partition.
-    shards: Split<(u64, Option<u64>)>,
+    shards: cli::Split<(u64, Option<u64>)>,
     /// Where the level was seen whole, with its counts.
     whole: Option<(String, u64, Option<u64>)>,
 }
@@ -398,7 +344,7 @@ fn merge_levels(
                 merged
                     .shards
                     .add(shard, (positions, canonical), &at)
-                    .map_err(|e| bad(&e))?;
+                    .map_err(Failure::Input)?;
             }
         }
     }
