@@ -105,13 +105,16 @@ pub fn varisat_with_proof(
     stop: impl Fn() -> bool,
 ) -> Result<(Outcome, Option<Vec<u8>>), String> {
     let formula = formula.clone();
-    Ok(
-        match on_thread(move || crate::proof::solve(&formula), stop)? {
-            None => (Outcome::Stopped, None),
-            Some(Ok(model)) => (Outcome::Sat(model), None),
-            Some(Err(proof)) => (Outcome::Unsat, Some(proof)),
-        },
-    )
+    let solve = move || {
+        let mut proof = Vec::new();
+        let model = run_varisat(&formula, Some(&mut proof));
+        (model, proof)
+    };
+    Ok(match on_thread(solve, stop)? {
+        None => (Outcome::Stopped, None),
+        Some((Some(model), _)) => (Outcome::Sat(model), None),
+        Some((None, proof)) => (Outcome::Unsat, Some(proof)),
+    })
 }
 
 /// Runs `job` on a thread of its own: its result, or `None` once `stop` holds first (the
