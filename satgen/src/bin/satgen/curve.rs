@@ -13,7 +13,7 @@ use engine::Move;
 use rayon::prelude::*;
 use satgen::curve::{climb, Point};
 
-use crate::{mobility_dimacs, prepare_proofs, run_solver, SolverArgs};
+use crate::solve::{mobility_dimacs, prepare_proofs, run_solver, SolverArgs};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -1,0 +1,34 @@
+//! `satgen check-proof`: a proof of unsatisfiability against its CNF.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use engine::cli::{self, Failure};
+
+#[derive(clap::Args)]
+pub(crate) struct CheckProofArgs {
+    /// The CNF (DIMACS).
+    pub cnf: PathBuf,
+    /// The proof (LRAT or varisat's format).
+    pub proof: PathBuf,
+}
+
+pub(crate) fn check_proof(args: &CheckProofArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let open = |path: &PathBuf| {
+        std::fs::File::open(path)
+            .map(std::io::BufReader::new)
+            .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
+    };
+    let (cnf, proof) = (open(&args.cnf)?, open(&args.proof)?);
+    let progress = cli::spinner(format!("checking {}", args.proof.display()));
+    let checked = satgen::proof::check_any(cnf, proof);
+    progress.finish_and_clear();
+    let format = checked.map_err(|e| Failure::Invalid(format!("{}: {e}", args.proof.display())))?;
+    writeln!(
+        out,
+        "VERIFIED: {} ({format:?}) proves {} unsatisfiable",
+        args.proof.display(),
+        args.cnf.display()
+    )?;
+    Ok(())
+}
