@@ -29,9 +29,9 @@ use std::sync::Arc;
 
 use engine::eval::{Evaluation, PatternEval};
 use engine::search::ordering::{shallow_value, sort_depth};
-use engine::search::stability::stable_discs;
 use engine::search::tt::Bounds;
 use engine::search::Solver;
+use engine::stability::stable_discs;
 use engine::{Board, Move};
 
 use crate::table::{Table, TableStats};

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
 use std::sync::{Arc, OnceLock};
 
+#[cfg(feature = "search")]
 use crate::eval::{Evaluation, HandEval, PatternEval};
 use crate::obf::Obf;
 use crate::position::Move;
@@ -541,6 +542,7 @@ pub fn spinner(message: String) -> indicatif::ProgressBar {
 }
 
 /// The evaluation a command uses (flattened into its arguments).
+#[cfg(feature = "search")]
 #[derive(clap::Args, Debug)]
 pub struct EvalArgs {
     /// Evaluation: trained (built in), hand, or a weights file written by `engine train`.
@@ -548,6 +550,7 @@ pub struct EvalArgs {
     pub eval: String,
 }
 
+#[cfg(feature = "search")]
 impl EvalArgs {
     pub fn load(&self) -> Result<Arc<dyn Evaluation>, Failure> {
         load_eval(&self.eval)
@@ -556,6 +559,7 @@ impl EvalArgs {
 
 /// The evaluation named on the command line: `trained` (the weights built in), `hand`, or
 /// the path of a weights file written by `engine train`.
+#[cfg(feature = "search")]
 pub fn load_eval(spec: &str) -> Result<Arc<dyn Evaluation>, Failure> {
     Ok(match spec {
         "trained" => PatternEval::embedded(),
@@ -575,6 +579,7 @@ pub fn load_eval(spec: &str) -> Result<Arc<dyn Evaluation>, Failure> {
 pub type Selectivity = Option<u8>;
 
 /// `--selectivity` of the commands that search with the midgame search.
+#[cfg(feature = "search")]
 #[derive(clap::Args)]
 pub struct SelectivityArgs {
     /// ProbCut level of the search: 0-4 (1.1 to 3.3 sigma) or "none" (full width).
@@ -583,6 +588,7 @@ pub struct SelectivityArgs {
 }
 
 /// `--selectivity` values: a level 0 to 4 (1.1 to 3.3 sigma) or `none`.
+#[cfg(feature = "search")]
 pub fn parse_selectivity(text: &str) -> Result<Selectivity, String> {
     match text {
         "none" => Ok(None),
@@ -594,6 +600,7 @@ pub fn parse_selectivity(text: &str) -> Result<Selectivity, String> {
 }
 
 /// How a selectivity is shown: "probcut 1.5 sigma" or "full width".
+#[cfg(feature = "search")]
 pub fn selectivity_name(selectivity: Selectivity) -> String {
     match selectivity {
         Some(level) => format!(

@@ -141,7 +141,7 @@ impl Isa {
 ///
 /// Each module also has its own `flip(sq, p, o)` and `stable_discs(p, o)`, which the
 /// functions should call rather than [`crate::flip::flip`] and
-/// [`crate::search::stability::stable_discs`]: in `x86_64_v3` they are the AVX2 versions
+/// [`crate::stability::stable_discs`]: in `x86_64_v3` they are the AVX2 versions
 /// (the flip has 1.8 times the throughput of the scalar one, which the compiler does not
 /// vectorise). Helpers outside the group take them as closures, `|sq, p, o| flip(sq, p,
 /// o)` (closures inherit the features; `#[target_feature]` functions are not `Fn`).
@@ -165,7 +165,7 @@ macro_rules! isa_versions {
             fn flip(sq: usize, p: u64, o: u64) -> u64 {
                 $flip(sq, p, o)
             }
-            /// See [`crate::search::stability`].
+            /// See [`crate::stability`].
             #[allow(dead_code)]
             $(#[$helper])*
             fn stable_discs(p: u64, o: u64) -> u64 {
@@ -189,17 +189,17 @@ macro_rules! isa_versions {
     };
     ($($group:tt)*) => {
         $crate::isa_versions!(@module portable, [#[inline(always)]], [],
-            $crate::flip::flip, $crate::search::stability::stable_discs, $($group)*);
+            $crate::flip::flip, $crate::stability::stable_discs, $($group)*);
         #[cfg(target_arch = "x86_64")]
         $crate::isa_versions!(@module x86_64_v3_scalar,
             [#[inline] #[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt")]],
             [#[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt")]],
-            $crate::flip::flip, $crate::search::stability::stable_discs, $($group)*);
+            $crate::flip::flip, $crate::stability::stable_discs, $($group)*);
         #[cfg(target_arch = "x86_64")]
         $crate::isa_versions!(@module x86_64_v3,
             [#[inline] #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]],
             [#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]],
-            $crate::flip::flip_avx2, $crate::search::stability::stable_discs_avx2, $($group)*);
+            $crate::flip::flip_avx2, $crate::stability::stable_discs_avx2, $($group)*);
     };
 }
 

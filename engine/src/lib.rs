@@ -1,5 +1,7 @@
 //! The Othello core shared by every tool of the project (rules, bitboards, formats, perft)
-//! and, on top of it, the alpha-beta engine.
+//! and, on top of it, the alpha-beta engine: its evaluation, search and training, behind
+//! the default cargo feature `search`, which the tools that need only the rules (satgen,
+//! retro) leave off.
 
 pub mod bitboard;
 pub mod board;
@@ -7,6 +9,7 @@ pub mod cli;
 pub mod cpu;
 pub mod display;
 pub mod error;
+#[cfg(feature = "search")]
 pub mod eval;
 pub mod flip;
 pub mod game;
@@ -17,8 +20,11 @@ pub mod obf;
 pub mod perft;
 pub mod position;
 pub mod reference;
+#[cfg(feature = "search")]
 pub mod search;
 pub mod square;
+pub mod stability;
+#[cfg(feature = "search")]
 pub mod train;
 pub mod wordops;
 pub mod wthor;

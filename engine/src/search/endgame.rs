@@ -21,8 +21,8 @@ use crate::eval::Evaluation;
 use crate::flip::last_flip_count;
 use crate::search::ordering::{lone_first, odd_quadrants, parity_order, MoveList};
 use crate::search::probcut;
-use crate::search::stability;
 use crate::search::tt::{Bounds, TranspositionTable, NO_MOVE};
+use crate::stability;
 use crate::{isa_dispatch, isa_versions, Square};
 
 /// Empties at and below which the table is not used (its probes cost more than they save).

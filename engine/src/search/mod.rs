@@ -1,13 +1,12 @@
 //! Search, one file per stage as in Edax: `tt` (transposition table), `ordering`,
-//! `stability`, `endgame` (exact null-window and PV search), `root`, `midgame`
-//! (depth-limited search with the evaluation).
+//! `endgame` (exact null-window and PV search), `root`, `midgame` (depth-limited search
+//! with the evaluation); the stable discs they cut with are rules ([`crate::stability`]).
 
 pub mod endgame;
 pub mod midgame;
 pub mod ordering;
 pub mod probcut;
 pub mod root;
-pub mod stability;
 pub mod tt;
 pub mod wld;
 

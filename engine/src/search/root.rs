@@ -10,9 +10,9 @@ use crate::eval::{Evaluation, PatternEval};
 use crate::position::Move;
 use crate::search::endgame::{nws_with, pvs_with, Search};
 use crate::search::ordering::MoveList;
-use crate::search::stability;
 use crate::search::tt::{Bounds, TranspositionTable, NO_MOVE};
 use crate::square::Square;
+use crate::stability;
 
 /// Empties from which the exact search is preceded by selective ones: 18 was faster than
 /// 20 and 23, 16 the same (results/ffo.md, "Figures once in code comments").
