@@ -340,6 +340,34 @@ impl<T> Split<T> {
     }
 }
 
+/// `--hash-mb` of the commands that search: one budget for all of a command's tables,
+/// 256 MiB by default everywhere, divided where there are several by
+/// [`crate::memory::share_mb`].
+#[derive(clap::Args, Debug)]
+pub struct HashArgs {
+    /// Memory in MiB for the tables of the search, all of them together (the exact
+    /// solver keeps 2 MiB more, for the nodes near the leaves).
+    #[arg(long, default_value_t = 256, value_parser = parse_memory_mb, allow_hyphen_values = true)]
+    pub hash_mb: u64,
+}
+
+impl HashArgs {
+    pub fn mb(&self) -> usize {
+        self.hash_mb as usize
+    }
+}
+
+/// Memory and threads of a command that searches on every core: one declaration for the
+/// solvers of all the tools.
+#[derive(clap::Args, Debug)]
+pub struct SearchArgs {
+    #[command(flatten)]
+    pub hash: HashArgs,
+    /// Search threads (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+}
+
 /// A memory budget in MiB for tables (`--hash-mb`, `--memory-mb`): at least 2 (the
 /// tools that split it between two tables need a MiB each) and at most this machine's
 /// memory, checked here so that a budget the machine cannot give is a usage error rather

@@ -2,6 +2,15 @@
 //! offers them: a probe lands on a random cache line of hundreds of MiB, and with 4 KiB
 //! pages most probes also miss the TLB; 2 MiB pages remove most of those misses.
 
+/// The rule by which a command divides its memory budget (`--hash-mb`) between its
+/// tables: each gets a fixed share of the whole (`numerator / denominator`), at least 1
+/// MiB. The shares are each tool's, where they were measured: the midgame search, half
+/// for its own table and half for the exact solver of the game's end; dfpn, three
+/// quarters for the proof-number table and a quarter for the alpha-beta leaves' table.
+pub fn share_mb(total_mb: usize, numerator: usize, denominator: usize) -> usize {
+    (total_mb * numerator / denominator).max(1)
+}
+
 /// A vector of `count` values made by `make`, its memory advised to use huge pages
 /// (Linux, transparent huge pages in `madvise` or `always` mode) before it is first
 /// written, so that the first writes fault it in as huge pages.

@@ -14,6 +14,7 @@ use arrayvec::ArrayVec;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::eval::Evaluation;
+use crate::memory::share_mb;
 use crate::position::Move;
 use crate::search::{probcut, Solution, Solver};
 use crate::square::Square;
@@ -107,8 +108,8 @@ pub struct Midgame {
 impl Midgame {
     pub fn new(eval: Arc<dyn Evaluation>, hash_mb: usize) -> Midgame {
         Midgame {
-            solver: Solver::new((hash_mb / 2).max(1)).with_eval(eval.clone()),
-            table: Table::new((hash_mb / 2).max(1)),
+            solver: Solver::new(share_mb(hash_mb, 1, 2)).with_eval(eval.clone()),
+            table: Table::new(share_mb(hash_mb, 1, 2)),
             eval,
             exact_empties: 20,
             selectivity: Some(MIDGAME_SELECTIVITY),

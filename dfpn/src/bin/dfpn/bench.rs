@@ -5,7 +5,7 @@ use dfpn::Prover;
 use engine::cli::{self, Failure, PositionArgs};
 use engine::search::Solver;
 
-use crate::SearchArgs;
+use crate::ProverArgs;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -16,7 +16,7 @@ pub struct Args {
           value_parser = clap::value_parser!(i32).range(-64..=64))]
     thresholds: Vec<i32>,
     #[command(flatten)]
-    pub search: SearchArgs,
+    pub search: ProverArgs,
 }
 
 #[derive(serde::Serialize)]

@@ -12,17 +12,13 @@ pub struct Args {
     /// A proof file written by `dfpn prove --proof FILE`, or by `dfpn score/wld --proof
     /// DIR` (an exact score's two halves are checked together).
     file: PathBuf,
-    /// Memory in MiB for the alpha-beta search that decides the leaves again.
-    #[arg(long, default_value_t = 64, value_parser = cli::parse_memory_mb, allow_hyphen_values = true)]
-    hash_mb: u64,
+    #[command(flatten)]
+    pub search: cli::SearchArgs,
     /// Leaves with more empties are refused, not searched (an alpha-beta check far from
     /// the end would not finish); raise it for proofs made with a larger
     /// `prove --leaf-empties` or `--easy-leaf-empties`.
     #[arg(long, default_value_t = CHECK_LEAF_EMPTIES, value_parser = clap::value_parser!(u32).range(0..=60))]
     leaf_empties: u32,
-    /// Threads checking nodes (each leaf is decided again on one); default: every core.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
     /// One JSON object.
     #[arg(long)]
     json: bool,
@@ -40,7 +36,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         ))
     };
     let value: serde_json::Value = serde_json::from_str(&text).map_err(not_a_proof)?;
-    let solver = Solver::new(args.hash_mb as usize);
+    let solver = Solver::new(args.search.hash.mb());
     // The JSON of what was verified and the line saying so, or why the proof fails.
     let verdict = if value["format"] == EXACT_FORMAT {
         let file: ExactProofFile = serde_json::from_value(value).map_err(not_a_proof)?;

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use dfpn::{Aggregation, Initial, Options};
 use engine::cli;
+use engine::memory::share_mb;
 
 #[derive(Parser)]
 #[command(
@@ -43,13 +44,17 @@ enum Command {
     Manual(cli::ManualArgs),
 }
 
-/// Search settings shared by the commands that search.
+/// The prover's settings, shared by the commands that prove.
+///
+/// `--hash-mb`: three quarters for the proof-number table, a quarter for the alpha-beta
+/// leaves' table (`engine::memory::share_mb`). `--threads`: df-pn's, which search the tree
+/// together over the shared table (a node another thread searches is left to it while a
+/// sibling is worth searching), and the alpha-beta searches' (the guess of `score` and
+/// `wld`); one thread gives the same node counts run after run.
 #[derive(clap::Args)]
-pub struct SearchArgs {
-    /// Memory in MiB: three quarters for the proof-number table, a quarter for the
-    /// alpha-beta leaves' table.
-    #[arg(long, default_value_t = 256, value_parser = cli::parse_memory_mb, allow_hyphen_values = true)]
-    hash_mb: u64,
+pub struct ProverArgs {
+    #[command(flatten)]
+    pub resources: cli::SearchArgs,
     /// Decide positions with at most this many empties by null-window alpha-beta.
     #[arg(long, default_value_t = Options::default().leaf_empties, value_parser = clap::value_parser!(u32).range(0..=60))]
     leaf_empties: u32,
@@ -74,12 +79,6 @@ pub struct SearchArgs {
     /// The 1+epsilon trick's epsilon (0: plain df-pn thresholds).
     #[arg(long, default_value_t = Options::default().epsilon, allow_negative_numbers = true)]
     epsilon: f64,
-    /// Threads (default: one per core, as the other tools): df-pn's, which search the tree
-    /// together over the shared table (a node another thread searches is left to it while
-    /// a sibling is worth searching), and the alpha-beta searches' (the guess of `score`
-    /// and `wld`). One thread gives the same node counts run after run.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: Option<u32>,
     #[command(flatten)]
     eval: cli::EvalArgs,
     /// JSON Lines (one object per line, as `jq` reads them): one per position, then a
@@ -88,7 +87,7 @@ pub struct SearchArgs {
     json: bool,
 }
 
-impl SearchArgs {
+impl ProverArgs {
     /// A prover with these settings.
     pub fn prover(&self) -> Result<dfpn::Prover, cli::Failure> {
         Ok(dfpn::Prover::new(self.options()?).with_eval(self.eval.load()?))
@@ -101,7 +100,7 @@ impl SearchArgs {
                 self.epsilon
             )));
         }
-        let mb = self.hash_mb as usize;
+        let mb = self.resources.hash.mb();
         Ok(Options {
             leaf_empties: self.leaf_empties,
             easy_leaf_empties: self.easy_leaf_empties,
@@ -109,10 +108,10 @@ impl SearchArgs {
             initial: self.initial,
             aggregation: self.aggregation,
             epsilon: self.epsilon,
-            table_mb: mb - mb / 4,
-            leaf_table_mb: mb / 4,
+            table_mb: share_mb(mb, 3, 4),
+            leaf_table_mb: share_mb(mb, 1, 4),
             guess_empties: self.guess_empties,
-            threads: cli::thread_count(self.threads),
+            threads: cli::thread_count(self.resources.threads),
         })
     }
 }
@@ -132,10 +131,10 @@ fn main() -> ExitCode {
     };
     // The alpha-beta searches (and the proof checker's leaves) split their work in this pool.
     let threads = match &cli.command {
-        Command::Prove(args) => args.search.threads,
-        Command::Score(args) | Command::Wld(args) => args.search.threads,
-        Command::Bench(args) => args.search.threads,
-        Command::CheckProof(args) => args.threads,
+        Command::Prove(args) => args.search.resources.threads,
+        Command::Score(args) | Command::Wld(args) => args.search.resources.threads,
+        Command::Bench(args) => args.search.resources.threads,
+        Command::CheckProof(args) => args.search.threads,
         Command::Completions(_) | Command::Manual(_) => Some(1),
     };
     let pool = match cli::thread_pool(threads) {

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use engine::cli::{self, Failure, PositionArgs};
 
-use crate::SearchArgs;
+use crate::ProverArgs;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -18,7 +18,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     proof: Option<PathBuf>,
     #[command(flatten)]
-    pub search: SearchArgs,
+    pub search: ProverArgs,
 }
 
 #[derive(serde::Serialize)]

@@ -6,7 +6,7 @@ use std::time::Instant;
 use dfpn::{Step, Wld};
 use engine::cli::{self, Failure, PositionArgs};
 
-use crate::SearchArgs;
+use crate::ProverArgs;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -18,7 +18,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     proof: Option<PathBuf>,
     #[command(flatten)]
-    pub search: SearchArgs,
+    pub search: ProverArgs,
 }
 
 /// A row of `score` (with `score` and `best_move`) or of `wld` (with `wld`).

@@ -16,9 +16,8 @@ pub struct Args {
     depth: u32,
     #[command(flatten)]
     eval: cli::EvalArgs,
-    /// Transposition tables in MiB.
-    #[arg(long, default_value_t = 128, value_parser = cli::parse_memory_mb, allow_hyphen_values = true)]
-    hash_mb: u64,
+    #[command(flatten)]
+    hash: cli::HashArgs,
     /// JSON Lines (one object per line): one per position.
     #[arg(long)]
     json: bool,
@@ -41,7 +40,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let stop = cli::interrupt_flag();
     for (index, obf) in &positions {
         let board = obf.position.board;
-        let mut midgame = Midgame::new(eval.clone(), args.hash_mb as usize);
+        let mut midgame = Midgame::new(eval.clone(), args.hash.mb());
         midgame.selectivity = args.selectivity.selectivity;
         let start = Instant::now();
         let scores = midgame.analyze(&board, args.depth, &stop);

@@ -24,9 +24,8 @@ pub struct Args {
     selectivity: cli::SelectivityArgs,
     #[command(flatten)]
     eval: cli::EvalArgs,
-    /// Transposition tables in MiB.
-    #[arg(long, default_value_t = 256, value_parser = cli::parse_memory_mb, allow_hyphen_values = true)]
-    hash_mb: u64,
+    #[command(flatten)]
+    hash: cli::HashArgs,
 }
 
 /// The share of `left` for one move: the clock spread over the side's remaining moves,
@@ -46,7 +45,7 @@ fn nboard_move(mv: Move) -> String {
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let eval = args.eval.load()?;
-    let mut midgame = Midgame::new(eval, args.hash_mb as usize);
+    let mut midgame = Midgame::new(eval, args.hash.mb());
     midgame.selectivity = args.selectivity.selectivity;
     let never = AtomicBool::new(false);
     let mut game = Game {

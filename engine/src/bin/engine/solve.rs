@@ -9,12 +9,8 @@ use engine::search::{Solver, Wld};
 pub struct Args {
     #[command(flatten)]
     positions: PositionArgs,
-    /// Transposition table size in MiB (plus 2 MiB for the nodes near the leaves).
-    #[arg(long, default_value_t = 256, value_parser = cli::parse_memory_mb, allow_hyphen_values = true)]
-    hash_mb: u64,
-    /// Search threads (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: Option<u32>,
+    #[command(flatten)]
+    search: cli::SearchArgs,
     #[command(flatten)]
     eval: cli::EvalArgs,
     /// Win/draw/loss only (window -1..1): shown as win, draw or loss; in JSON `wld`, and `score` +1, 0 or -1.
@@ -62,8 +58,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         );
     }
     let stop = cli::interrupt_flag();
-    let solver = Solver::new(args.hash_mb as usize).with_eval(args.eval.load()?);
-    let pool = cli::thread_pool(args.threads)?;
+    let solver = Solver::new(args.search.hash.mb()).with_eval(args.eval.load()?);
+    let pool = cli::thread_pool(args.search.threads)?;
     let (alpha, beta) = if args.wld { (-1, 1) } else { (-65, 65) };
     let progress = cli::position_progress(positions.len());
     if !args.json {
