@@ -101,6 +101,24 @@ pub(crate) struct Answer {
     proof: Option<ProofReport>,
 }
 
+impl Answer {
+    /// `result` alone, after the time since `start`: no game, sizes, cubes or proof.
+    fn bare(result: Verdict, start: Instant) -> Answer {
+        Answer {
+            result,
+            moves: None,
+            ply: None,
+            mobility: None,
+            variables: None,
+            clauses: None,
+            seconds: start.elapsed().as_secs_f64(),
+            cubes: None,
+            cubes_in_all: None,
+            proof: None,
+        }
+    }
+}
+
 /// What `--proof DIR` left for one UNSAT question: its files and their check.
 #[derive(Clone, serde::Serialize)]
 pub(crate) struct ProofReport {
@@ -202,21 +220,16 @@ pub(crate) fn answer(
         ),
         None => None,
     };
+    let result = if game.is_some() {
+        Verdict::Sat
+    } else {
+        Verdict::Unsat
+    };
     Ok(Answer {
-        result: if game.is_some() {
-            Verdict::Sat
-        } else {
-            Verdict::Unsat
-        },
         moves: game.as_ref().map(|g| engine::game::format_moves(&g.moves)),
         ply: game.as_ref().map(|g| g.ply),
         mobility: game.as_ref().map(|g| g.mobility),
-        variables: None,
-        clauses: None,
-        seconds: start.elapsed().as_secs_f64(),
-        cubes: None,
-        cubes_in_all: None,
-        proof: None,
+        ..Answer::bare(result, start)
     })
 }
 
@@ -370,16 +383,9 @@ fn stopped(
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     let answer = Answer {
-        result: Verdict::Unknown,
-        moves: None,
-        ply: None,
-        mobility: None,
         variables: Some(formula.variables()),
         clauses: Some(formula.clauses()),
-        seconds: start.elapsed().as_secs_f64(),
-        cubes: None,
-        cubes_in_all: None,
-        proof: None,
+        ..Answer::bare(Verdict::Unknown, start)
     };
     print(&answer, json, out)?;
     Err(Failure::Interrupted)
@@ -434,21 +440,15 @@ pub(crate) fn target_answer(
         Outcome::Unsat => None,
         Outcome::Stopped => return Err(Failure::Interrupted),
     };
+    let result = if moves.is_some() {
+        Verdict::Sat
+    } else {
+        Verdict::Unsat
+    };
     Ok(Answer {
-        result: if moves.is_some() {
-            Verdict::Sat
-        } else {
-            Verdict::Unsat
-        },
         ply: moves.as_ref().map(Vec::len),
         moves: moves.as_deref().map(engine::game::format_moves),
-        mobility: None,
-        variables: None,
-        clauses: None,
-        seconds: start.elapsed().as_secs_f64(),
-        cubes: None,
-        cubes_in_all: None,
-        proof: None,
+        ..Answer::bare(result, start)
     })
 }
 
@@ -540,24 +540,14 @@ fn solve_by_ply(
     let mut answer = match found.into_inner().expect("no panics") {
         Some(settled) => settled?,
         // UNSAT only on every cube's word (an interrupt leaves some unsolved).
-        None => Answer {
-            result: if reports.len() == cubes.len()
-                && reports.iter().all(|r| r.result == Verdict::Unsat)
-            {
+        None => Answer::bare(
+            if reports.len() == cubes.len() && reports.iter().all(|r| r.result == Verdict::Unsat) {
                 Verdict::Unsat
             } else {
                 Verdict::Unknown
             },
-            moves: None,
-            ply: None,
-            mobility: None,
-            variables: None,
-            clauses: None,
-            seconds: 0.0,
-            cubes: None,
-            cubes_in_all: None,
-            proof: None,
-        },
+            start,
+        ),
     };
     answer.seconds = start.elapsed().as_secs_f64();
     answer.cubes = Some(reports);
