@@ -6,6 +6,8 @@
 //! [`search`] (the proof-number search), [`score`] (binary search and win/draw/loss),
 //! [`proof`] (proof graphs, their files and their checker).
 
+#![warn(missing_docs)]
+
 pub mod proof;
 pub mod score;
 pub mod search;

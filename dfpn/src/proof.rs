@@ -21,19 +21,27 @@ use serde::{Deserialize, Serialize};
 
 use crate::search::{even_threshold, Prover};
 
+/// The `format` field of a proof file of one threshold question.
 pub const FORMAT: &str = "othello-dfpn-proof/1";
 
 /// One claim in a proof.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Claim {
+    /// The position the claim is about.
     pub position: Position,
+    /// The threshold asked (even: final scores are).
     pub threshold: i32,
     /// Whether the side to move scores at least `threshold`.
     pub holds: bool,
 }
 
+/// A proof tree of one claim: each inner node backed by the children its claim needs (one
+/// for a claim that holds, every move for one that does not), each leaf small enough for
+/// alpha-beta to decide again or the end of the game.
 pub struct Proof {
+    /// The claims, and the moves from each to the claims that back it.
     pub graph: DiGraph<Claim, Move>,
+    /// The claim proved.
     pub root: NodeIndex,
 }
 
@@ -41,15 +49,20 @@ pub struct Proof {
 /// to the nodes that back it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProofFile {
+    /// [`FORMAT`].
     pub format: String,
+    /// The claims, the root first.
     pub nodes: Vec<ProofNode>,
 }
 
+/// One claim of a [`ProofFile`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProofNode {
     /// The position as an OBF board string and side to move.
     pub position: String,
+    /// The threshold asked.
     pub threshold: i32,
+    /// Whether the side to move scores at least `threshold`.
     pub holds: bool,
     /// (move, node index) pairs.
     pub children: Vec<(String, usize)>,
@@ -154,17 +167,23 @@ impl Prover {
 
 /// An exact score with its two proofs (see [`Prover::exact_proof`]).
 pub struct ExactProof {
+    /// The exact score.
     pub score: i32,
+    /// "At least `score`" holds (none for -64).
     pub at_least: Option<Proof>,
+    /// "At least `score + 2`" does not hold (none for 64).
     pub below: Option<Proof>,
 }
 
+/// The `format` field of an exact-score proof file.
 pub const EXACT_FORMAT: &str = "othello-dfpn-exact/1";
 
 /// The JSON form of an [`ExactProof`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExactProofFile {
+    /// [`EXACT_FORMAT`].
     pub format: String,
+    /// The exact score claimed.
     pub score: i32,
     /// "At least `score`" holds (absent for -64).
     pub at_least: Option<ProofFile>,
@@ -173,6 +192,7 @@ pub struct ExactProofFile {
 }
 
 impl ExactProof {
+    /// The JSON form.
     pub fn to_file(&self) -> ExactProofFile {
         ExactProofFile {
             format: EXACT_FORMAT.to_string(),
@@ -193,6 +213,7 @@ impl ExactProof {
 }
 
 impl Proof {
+    /// The JSON form.
     pub fn to_file(&self) -> ProofFile {
         // Number the nodes depth-first from the root so node 0 is the root.
         let mut order = Vec::new();
@@ -262,9 +283,13 @@ pub fn position_text(position: &Position) -> String {
 pub struct Verified {
     /// The root position (OBF board string and side to move).
     pub position: String,
+    /// The threshold of the root's claim.
     pub threshold: i32,
+    /// Whether the side to move scores at least `threshold`.
     pub holds: bool,
+    /// Claims checked.
     pub nodes: usize,
+    /// Leaves decided again by alpha-beta or by the end of the game.
     pub leaves: usize,
     /// Nodes alpha-beta searched to decide the leaves again.
     pub leaf_nodes: u64,
@@ -273,10 +298,17 @@ pub struct Verified {
 /// Why a proof does not prove anything.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CheckError {
+    /// The file is not a proof of this format.
     #[error("not a proof file: {0}")]
     Format(String),
+    /// A claim that does not follow (from its children, or from the search at a leaf).
     #[error("node {node}: {problem}")]
-    Node { node: usize, problem: String },
+    Node {
+        /// The node's index in the file.
+        node: usize,
+        /// What is wrong with it.
+        problem: String,
+    },
 }
 
 /// Leaves with more empties than this are refused by default: `dfpn prove` makes leaves of
@@ -434,9 +466,13 @@ fn check_node(
 /// What a successful check of an exact-score proof established.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct VerifiedExact {
+    /// The root position (OBF board string and side to move).
     pub position: String,
+    /// The exact score both halves establish.
     pub score: i32,
+    /// The check of "at least `score`".
     pub at_least: Option<Verified>,
+    /// The check of "not at least `score + 2`".
     pub below: Option<Verified>,
 }
 

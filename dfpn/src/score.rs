@@ -16,15 +16,20 @@ const GUESS_REACH: i32 = 4;
 /// A threshold question asked on the way and its answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Step {
+    /// "At least `threshold`?"
     pub threshold: i32,
+    /// The answer.
     pub proven: bool,
 }
 
+/// An exact score found by threshold questions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Exact {
+    /// The exact final score for the side to move.
     pub score: i32,
     /// A move keeping the score (`Pass` if forced; `None` when the game is over).
     pub best_move: Option<Move>,
+    /// The questions asked, in order.
     pub steps: Vec<Step>,
 }
 

@@ -77,6 +77,7 @@ pub enum Aggregation {
     Sum,
 }
 
+/// How a [`Prover`] searches.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     /// Positions with at most this many empties are decided by null-window alpha-beta.
@@ -84,13 +85,17 @@ pub struct Options {
     /// Positions with at most this many empties whose evaluation lies at least
     /// `easy_margin` discs above the threshold are decided by alpha-beta too (0: none).
     pub easy_leaf_empties: u32,
+    /// Discs above the threshold that make such a position a leaf.
     pub easy_margin: i32,
+    /// First proof and disproof numbers of a new node.
     pub initial: Initial,
+    /// How a node's disproof number sums its children.
     pub aggregation: Aggregation,
     /// The best child may run until its number is (1 + epsilon) times the second best.
     pub epsilon: f64,
-    /// Memory of the proof-number table and of the leaf solver's table, in MiB.
+    /// Memory of the proof-number table, in MiB.
     pub table_mb: usize,
+    /// Memory of the leaf solver's table, in MiB.
     pub leaf_table_mb: usize,
     /// From this many empties, the exact score and win/draw/loss first guess the score
     /// with the engine's selective alpha-beta search and ask the thresholds around it
@@ -132,10 +137,12 @@ pub struct Stats {
     /// Questions handed to the alpha-beta solver, and the nodes it searched (for them and
     /// for the selective guesses).
     pub leaves: u64,
+    /// Nodes the alpha-beta solver searched.
     pub leaf_nodes: u64,
 }
 
 impl Stats {
+    /// Nodes of both searches.
     pub fn nodes(&self) -> u64 {
         self.dfpn_nodes + self.leaf_nodes
     }
@@ -187,6 +194,8 @@ fn decided(lower: i32, upper: i32, t: i32) -> Option<(u32, u32)> {
     }
 }
 
+/// A df-pn / WPNS prover of threshold questions ("does the side to move score at least
+/// t?"), its table and alpha-beta leaf solver kept from one question to the next.
 pub struct Prover {
     shared: Shared,
     stats: Stats,
@@ -213,6 +222,7 @@ type ProgressReport = Box<dyn FnMut(&Stats)>;
 pub const PROGRESS_INTERVAL: u64 = 1 << 16;
 
 impl Prover {
+    /// A prover with these options and the trained evaluation.
     pub fn new(options: Options) -> Prover {
         Prover {
             shared: Shared {
@@ -235,6 +245,7 @@ impl Prover {
         self
     }
 
+    /// The options it searches with.
     pub fn options(&self) -> &Options {
         &self.shared.options
     }
@@ -250,10 +261,12 @@ impl Prover {
         self.progress = Some(Box::new(report));
     }
 
+    /// Its counters so far, over every question.
     pub fn stats(&self) -> Stats {
         self.stats
     }
 
+    /// What its proof-number table has been through.
     pub fn table_stats(&self) -> TableStats {
         self.shared.table.stats()
     }

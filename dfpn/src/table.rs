@@ -19,14 +19,19 @@ use engine::Board;
 /// One board's record.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
+    /// The board's discs (side to move).
     pub player: u64,
+    /// The board's discs (the other side).
     pub opponent: u64,
+    /// Proof number at `threshold`.
     pub pn: u32,
+    /// Disproof number at `threshold`.
     pub dn: u32,
     /// Nodes expanded below this board so far (saturating).
     pub work: u32,
     /// `lower <= score <= upper` for the side to move.
     pub lower: i8,
+    /// See `lower`.
     pub upper: i8,
     /// The threshold `pn` and `dn` belong to ([`NO_THRESHOLD`]: none yet).
     pub threshold: i8,
@@ -51,6 +56,9 @@ const WAYS: usize = 4;
 
 type Bucket = [Entry; WAYS];
 
+/// The proof-number table shared by a prover's threads: buckets of a few entries behind a
+/// lock each, bounded in memory, collected (the least worked-on entries dropped) when
+/// nearly full.
 pub struct Table {
     buckets: Vec<Mutex<Bucket>>,
     mask: usize,
@@ -64,9 +72,11 @@ pub struct Table {
 /// What the table has been through.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct TableStats {
+    /// The table's size.
     pub capacity_bytes: usize,
     /// The most bytes in use at once.
     pub peak_bytes: usize,
+    /// Garbage collections run.
     pub collections: u32,
 }
 
@@ -116,6 +126,7 @@ impl Table {
         }
     }
 
+    /// The entry of `board`, if the table holds one.
     pub fn get(&self, board: &Board) -> Option<Entry> {
         self.bucket(board).iter().find(|e| e.holds(board)).copied()
     }
@@ -232,6 +243,7 @@ impl Table {
         self.collections.fetch_add(1, Relaxed);
     }
 
+    /// What the table has been through.
     pub fn stats(&self) -> TableStats {
         let entry_bytes = std::mem::size_of::<Entry>();
         TableStats {
