@@ -54,6 +54,7 @@ pub enum SatSolver {
     /// and CaDiCaL get `--seed=K` so that several runs differ, and Kissat named alone
     /// gets the race's options ([`KISSAT_OPTIONS`]).
     Command {
+        /// The command line.
         line: String,
         /// Whether it writes LRAT proofs (CaDiCaL 1.9 and later), asked once, when the
         /// solver is chosen.
@@ -136,6 +137,7 @@ pub struct Options {
     /// Threads racing: the first searches backward, then (out of nodes) solves SAT; the
     /// others solve SAT, cycling through `solvers` with new seeds.
     pub workers: usize,
+    /// The solvers the SAT threads take in turn.
     pub solvers: Vec<SatSolver>,
     /// Positions the backward search visits before it gives up its thread.
     pub backward_nodes: u64,
@@ -158,6 +160,7 @@ pub struct Options {
 pub struct Decision {
     /// `None`: undecided (time limit, interrupt).
     pub reachable: Option<bool>,
+    /// How it was shown (`None` when undecided).
     pub method: Option<Method>,
     /// A game from the start reaching the position, replayed by the core.
     #[serde(serialize_with = "moves_text")]
@@ -175,6 +178,7 @@ pub struct Decision {
     pub proof_checked: Option<bool>,
     /// Positions the backward search visited.
     pub nodes: u64,
+    /// Wall time for the position.
     pub seconds: f64,
 }
 

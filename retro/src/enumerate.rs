@@ -58,6 +58,7 @@ pub fn orbit_size(board: &Board) -> u64 {
 /// Side to move as an index: 0 black, 1 white.
 pub type Side = usize;
 
+/// The [`Side`] of `color`.
 pub fn side_index(color: Color) -> Side {
     match color {
         Color::Black => 0,
@@ -144,13 +145,16 @@ pub fn partition(board: &Board, count: usize) -> usize {
 
 /// One level: orbit representatives with black to move, and with white to move.
 pub struct Level {
+    /// Plies or discs, as the convention counts.
     pub number: u32,
+    /// The representatives by side to move ([`Side`]).
     pub sets: [SortedSet; 2],
 }
 
 /// What a level holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LevelCount {
+    /// The level's number.
     pub level: u32,
     /// Distinct positions (board and side to move).
     pub positions: u64,

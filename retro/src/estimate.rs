@@ -41,9 +41,13 @@ pub fn wilson(successes: u64, trials: u64, z: f64) -> (f64, f64) {
 /// The estimate from a sample: `reachable` and `unknown` of `sampled` positions.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Estimate {
+    /// Positions drawn.
     pub sampled: u64,
+    /// Of them, shown reachable.
     pub reachable: u64,
+    /// Of them, undecided.
     pub unknown: u64,
+    /// The interval's confidence (0.995 for 99.5%).
     pub confidence: f64,
     /// The interval for the fraction reachable (unknowns counted both ways).
     pub fraction: (f64, f64),

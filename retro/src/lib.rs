@@ -7,6 +7,8 @@
 //! question after the cheap [`refute`](mod@refute)s; [`estimate`] turns the answers for random boards
 //! into the number of legal positions.
 
+#![warn(missing_docs)]
+
 pub mod decide;
 pub mod enumerate;
 pub mod estimate;

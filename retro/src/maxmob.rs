@@ -12,13 +12,17 @@ use rayon::prelude::*;
 use crate::enumerate::{partition, reduce, successors, Convention, Level, Side, CHUNK};
 use crate::sorted::board;
 
+/// The largest mobility within a number of plies, with a witness.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MaxMobility {
+    /// The plies searched (at most).
     pub plies: u32,
+    /// The largest number of legal moves of the side to move met.
     pub mobility: u32,
     /// A game from the start reaching a position with that mobility (the side to move of
     /// its last position has `mobility` legal moves).
     pub witness: Vec<Move>,
+    /// That position.
     pub position: Position,
 }
 
@@ -54,7 +58,9 @@ pub fn max_mobility(plies: u32, limit: usize) -> io::Result<MaxMobility> {
 /// enumeration reaches there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlyMaximum {
+    /// Plies from the start (a pass is a ply).
     pub ply: usize,
+    /// The most legal moves met there.
     pub mobility: u32,
     /// How every position after exactly `ply` plies was seen.
     pub coverage: Coverage,
@@ -72,16 +78,23 @@ pub enum Coverage {
     /// `shard` = (I, N), 1-based, of them: `lines` continuations of exactly the remaining
     /// plies, transpositions included.
     Lines {
+        /// The level followed from.
         from_ply: usize,
+        /// Its positions followed.
         from_positions: u64,
+        /// Continuations followed.
         lines: u64,
+        /// The partition (I, N) followed, if not all.
         shard: Option<(usize, usize)>,
     },
     /// A beam search's best: at every ply before, at most `width` distinct positions (up
     /// to the start's symmetries) were kept ([`beam_by_ply`]), and every child of them was
     /// seen. A lower bound, not the maximum, unless no ply before was cut: then the row is
     /// [`Coverage::Positions`].
-    Beam { width: usize },
+    Beam {
+        /// Positions kept per ply.
+        width: usize,
+    },
 }
 
 /// For each ply from 0 to `plies`, the largest mobility after exactly that many plies

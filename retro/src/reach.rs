@@ -42,6 +42,7 @@ impl Frontier {
         Ok(Frontier { discs, levels })
     }
 
+    /// The disc count it was enumerated up to.
     pub fn discs(&self) -> u32 {
         self.discs
     }
@@ -51,6 +52,7 @@ impl Frontier {
         self.levels.iter().flatten().map(Vec::len).sum()
     }
 
+    /// Whether it holds no position.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -153,6 +155,7 @@ impl Search<'_> {
 /// than its `max_nodes` positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Halted {
+    /// Positions visited.
     pub nodes: u64,
 }
 

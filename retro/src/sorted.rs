@@ -18,6 +18,7 @@ pub fn key(board: &Board) -> u128 {
     (board.player as u128) << 64 | board.opponent as u128
 }
 
+/// The board of a [`key`].
 pub fn board(key: u128) -> Board {
     Board::new((key >> 64) as u64, key as u64)
 }
@@ -25,10 +26,15 @@ pub fn board(key: u128) -> Board {
 /// A sorted set of keys without duplicates, in memory or in a file (16 bytes a key, little
 /// endian): a temporary one while `temp` is there, deleted with the set unless saved.
 pub enum SortedSet {
+    /// The keys in memory.
     Memory(Vec<u128>),
+    /// The keys in a file.
     File {
+        /// The file, open.
         file: File,
+        /// Keys in it.
         len: usize,
+        /// Its path while it is temporary.
         temp: Option<TempPath>,
     },
 }
@@ -99,6 +105,7 @@ impl SortedSet {
         })
     }
 
+    /// Keys held.
     pub fn len(&self) -> usize {
         match self {
             SortedSet::Memory(keys) => keys.len(),
@@ -106,6 +113,7 @@ impl SortedSet {
         }
     }
 
+    /// Whether it holds no key.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -153,6 +161,8 @@ pub struct SetBuilder {
 }
 
 impl SetBuilder {
+    /// A builder holding at most about `limit` keys in memory, its runs in the system's
+    /// temporary directory.
     pub fn new(limit: usize) -> SetBuilder {
         SetBuilder::new_in(limit, None)
     }
@@ -168,6 +178,7 @@ impl SetBuilder {
         }
     }
 
+    /// Adds `keys` (duplicates allowed).
     pub fn extend(&mut self, keys: impl IntoIterator<Item = u128>) -> io::Result<()> {
         for k in keys {
             self.buffer.push(k);
@@ -194,6 +205,7 @@ impl SetBuilder {
         self.runs.len()
     }
 
+    /// The set of every key added, sorted, without duplicates.
     pub fn finish(mut self) -> io::Result<SortedSet> {
         self.buffer.par_sort_unstable();
         self.buffer.dedup();

@@ -18,8 +18,11 @@ const CENTRE: u64 = 0x0000_0018_1800_0000;
 /// A position one ply earlier, with the move that leads from it to the given one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Unmove {
+    /// The earlier board.
     pub board: Board,
+    /// Its side to move.
     pub side: Side,
+    /// The move from it to the given position.
     pub mv: Move,
 }
 

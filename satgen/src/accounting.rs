@@ -158,6 +158,7 @@ pub fn encode_accounting(position: &Position) -> Formula {
 
 /// An accounting that no assignment satisfies, with the checked proof of it.
 pub struct Refutation {
+    /// The accounting's clauses.
     pub formula: Formula,
     /// varisat's proof, accepted by its checker ([`crate::proof::check`]).
     pub proof: Vec<u8>,

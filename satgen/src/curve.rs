@@ -19,6 +19,7 @@ pub struct Asked {
     pub mobility: u32,
     /// SAT, UNSAT or UNKNOWN (stopped by the time limit or an interrupt).
     pub result: &'static str,
+    /// The solver's time.
     pub seconds: f64,
     /// The checked proof of an UNSAT, where one was asked for.
     pub proof: Option<String>,
@@ -27,6 +28,7 @@ pub struct Asked {
 /// One point of the curve, as far as it got.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Point {
+    /// Plies from the start (a pass is a ply).
     pub ply: usize,
     /// Who moves after `ply` plies: black at even plies.
     pub side: &'static str,
@@ -41,7 +43,9 @@ pub struct Point {
     pub witness_given: bool,
     /// The fewest moves proven impossible (UNSAT), if any.
     pub impossible: Option<u32>,
+    /// The questions asked, in order.
     pub questions: Vec<Asked>,
+    /// The point's time in all.
     pub seconds: f64,
 }
 

@@ -9,11 +9,14 @@ use crate::encode::{Layout, SideFilter};
 /// A game and the first position in it with the mobility asked.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Decoded {
+    /// The game's moves (passes included).
     #[serde(serialize_with = "moves_text")]
     pub moves: Vec<Move>,
-    /// The ply of that position and its mobility.
+    /// The ply of that position.
     pub ply: usize,
+    /// Its mobility.
     pub mobility: u32,
+    /// The position.
     #[serde(skip)]
     pub board: Board,
 }
@@ -22,14 +25,35 @@ fn moves_text<S: serde::Serializer>(moves: &[Move], s: S) -> Result<S::Ok, S::Er
     s.serialize_str(&engine::game::format_moves(moves))
 }
 
+/// Why a model is not trusted: the game it describes breaks the rules or misses the
+/// question.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DecodeError {
+    /// A ply with no move, or several.
     #[error("ply {ply}: the model sets {count} move variables, not one")]
-    NotOneMove { ply: usize, count: usize },
+    NotOneMove {
+        /// The ply.
+        ply: usize,
+        /// Move variables set there.
+        count: usize,
+    },
+    /// A move the rules do not allow there.
     #[error("ply {ply}: {mv} is not legal under the variant rules")]
-    Illegal { ply: usize, mv: Move },
+    Illegal {
+        /// The ply.
+        ply: usize,
+        /// The move.
+        mv: Move,
+    },
+    /// Fewer legal moves than asked at every position of the game.
     #[error("the game reaches mobility {found}, not the {wanted} asked")]
-    TooLow { found: u32, wanted: u32 },
+    TooLow {
+        /// The most it reaches.
+        found: u32,
+        /// What was asked.
+        wanted: u32,
+    },
+    /// The game replayed does not end at the target.
     #[error("the game does not end at the target position")]
     WrongPosition,
 }

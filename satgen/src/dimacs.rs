@@ -179,6 +179,7 @@ pub fn move_index(mv: Move) -> usize {
 pub struct FormatError {
     /// The line to blame (from 1), or 0 when the file as a whole lacks something.
     pub line: usize,
+    /// What is wrong.
     pub problem: String,
 }
 

@@ -32,8 +32,11 @@ pub(crate) fn step(sq: usize, d: usize) -> Option<usize> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SideFilter {
+    /// Either side.
     Any,
+    /// Black to move (even plies).
     Black,
+    /// White to move (odd plies).
     White,
 }
 
@@ -60,6 +63,7 @@ pub enum Encoding {
 }
 
 impl Encoding {
+    /// Every encoding (the tests hold them equal).
     pub const ALL: [Encoding; 2] = [Encoding::Rays, Encoding::Wordops];
 
     /// The name on the command line, also written in DIMACS headers.
@@ -70,13 +74,19 @@ impl Encoding {
     }
 }
 
+/// "A game of at most `plies` plies (exactly, with `exact_ply`) reaching a position where
+/// the side to move has at least `mobility` legal moves", under the variant rules.
 #[derive(Clone, Copy, Debug)]
 pub struct Question {
+    /// Plies from the start (a pass is a ply).
     pub plies: usize,
+    /// The legal moves asked for.
     pub mobility: usize,
+    /// Whose move it must be there.
     pub side: SideFilter,
     /// Fix the first move to f5 (the four first moves are symmetric).
     pub symmetry_break: bool,
+    /// How the rules become clauses.
     pub encoding: Encoding,
     /// Only the position after exactly `plies` plies counts. The question at 42 plies is
     /// the disjunction of these over `plies` = 0..=42, each far smaller (no choice of ply,
@@ -95,14 +105,19 @@ impl Question {
 /// the move (squares a1..h8, then the pass) are consecutive blocks.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Layout {
+    /// `black[i]`: the 64 literals "black disc on this square" at ply `i`.
     pub black: Vec<Vec<Lit>>,
+    /// The same for white.
     pub white: Vec<Vec<Lit>>,
     /// `moves[i]` has 65 literals: the square played at ply `i`, or (last) the pass.
     pub moves: Vec<Vec<Lit>>,
 }
 
+/// A question as clauses, and where its variables are.
 pub struct Encoded {
+    /// The clauses.
     pub formula: Formula,
+    /// Where the game's variables are.
     pub layout: Layout,
     /// Per ply, the literal "the game is followed under the rules up to here".
     pub active: Vec<Lit>,
@@ -237,6 +252,7 @@ fn on_words<R>(f: &mut Formula, build: impl FnOnce(&RefCell<Formula>) -> R) -> R
     result
 }
 
+/// The clauses of question `q`.
 pub fn encode(q: &Question) -> Encoded {
     let mut f = Formula::new();
     let mut layout = Layout::default();

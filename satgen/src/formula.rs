@@ -11,9 +11,12 @@ use rustsat::types::{Clause, Lit};
 /// `wordops` can be made without a formula at hand).
 pub const FALSE: Lit = Lit::positive(0);
 
+/// Clauses being built, with their variables.
 #[derive(Clone)]
 pub struct Formula {
+    /// The clauses.
     pub cnf: Cnf,
+    /// The variables handed out.
     pub vars: BasicVarManager,
     /// A literal fixed to false (its negation is a unit clause).
     pub f: Lit,
@@ -26,6 +29,7 @@ impl Default for Formula {
 }
 
 impl Formula {
+    /// No clause but the one fixing [`FALSE`].
     pub fn new() -> Formula {
         let mut vars = BasicVarManager::default();
         let f = vars.new_lit();
@@ -35,6 +39,7 @@ impl Formula {
         Formula { cnf, vars, f }
     }
 
+    /// A fresh literal.
     pub fn lit(&mut self) -> Lit {
         self.vars.new_lit()
     }
@@ -44,6 +49,7 @@ impl Formula {
         (0..n).map(|_| self.vars.new_lit()).collect()
     }
 
+    /// The literal fixed to `value`.
     pub fn constant(&self, value: bool) -> Lit {
         if value {
             !self.f
@@ -60,6 +66,7 @@ impl Formula {
         l == !self.f
     }
 
+    /// Adds the clause of `lits`.
     pub fn clause(&mut self, lits: &[Lit]) {
         self.cnf.add_clause(Clause::from(lits));
     }
@@ -165,10 +172,12 @@ impl Formula {
         at_least
     }
 
+    /// Variables used.
     pub fn variables(&self) -> u32 {
         self.vars.n_used()
     }
 
+    /// Clauses added.
     pub fn clauses(&self) -> usize {
         self.cnf.len()
     }

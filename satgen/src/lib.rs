@@ -7,6 +7,8 @@
 //! [`decode`](mod@decode) (models back to checked games), [`solve`] (varisat), [`wordops`] (words of
 //! literals for the core's table-free rules).
 
+#![warn(missing_docs)]
+
 // Both vendored solvers carry Kissat's `kitten` module: linked together, its symbols clash.
 #[cfg(all(feature = "cadical", feature = "kissat"))]
 compile_error!(

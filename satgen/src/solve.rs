@@ -58,6 +58,7 @@ pub(crate) fn to_varisat(l: rustsat::types::Lit) -> varisat::Lit {
 /// The solvers linked into satgen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Embedded {
+    /// varisat, always linked in.
     Varisat,
     /// CaDiCaL by rustsat's bindings (cargo feature `cadical`).
     Cadical,
@@ -195,6 +196,7 @@ where
 pub enum Outcome {
     /// A model (unchecked: decode it).
     Sat(Vec<bool>),
+    /// No model.
     Unsat,
     /// Stopped from outside before the solver answered (an external solver is killed).
     Stopped,

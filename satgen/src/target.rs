@@ -79,8 +79,11 @@ impl Cube {
 
 /// The question and its CNF.
 pub struct Target {
+    /// The part of the question asked.
     pub cube: Cube,
+    /// The clauses.
     pub formula: Formula,
+    /// What a model is read by.
     pub layout: TargetLayout,
 }
 
@@ -88,7 +91,9 @@ pub struct Target {
 /// step `j`" (`moves[j]`, only the squares the cuts leave possible).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TargetLayout {
+    /// The position to reach.
     pub target: Position,
+    /// Per step, the squares that may be played there and their variables.
     pub moves: Vec<Vec<(Square, Lit)>>,
 }
 

@@ -15,10 +15,12 @@ use crate::formula::{Formula, FALSE};
 #[derive(Clone, Copy)]
 pub struct LitWord<'a> {
     formula: Option<&'a RefCell<Formula>>,
+    /// One literal per square (a1 = bit 0).
     pub bits: [Lit; 64],
 }
 
 impl<'a> LitWord<'a> {
+    /// The word of `bits` (64 of them), its gates going into `formula`.
     pub fn new(formula: &'a RefCell<Formula>, bits: &[Lit]) -> LitWord<'a> {
         LitWord {
             formula: Some(formula),
