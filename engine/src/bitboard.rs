@@ -5,20 +5,25 @@ use std::ops::{BitAnd, BitOr, BitXor, Not};
 
 use crate::square::Square;
 
+/// A set of squares, bit `i` for square `i` (a1 = 0, h8 = 63); iterates its squares.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Bitboard(pub u64);
 
 impl Bitboard {
+    /// No square.
     pub const EMPTY: Bitboard = Bitboard(0);
 
+    /// Squares in the set.
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// Whether the set has no square.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Whether `sq` is in the set.
     pub const fn contains(self, sq: Square) -> bool {
         self.0 & sq.bit() != 0
     }

@@ -6,9 +6,12 @@ use crate::flip::flip;
 use crate::square::Square;
 use crate::wordops;
 
+/// The discs, from the side to move's view (the colours are [`crate::Position`]'s).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Board {
+    /// The side to move's discs.
     pub player: u64,
+    /// The other side's discs.
     pub opponent: u64,
 }
 
@@ -22,14 +25,17 @@ impl Board {
         opponent: Square::D4.bit() | Square::E5.bit(),
     };
 
+    /// The board of these discs.
     pub const fn new(player: u64, opponent: u64) -> Board {
         Board { player, opponent }
     }
 
+    /// The empty squares.
     pub const fn empties(&self) -> u64 {
         !(self.player | self.opponent)
     }
 
+    /// How many squares are empty.
     pub const fn empty_count(&self) -> u32 {
         self.empties().count_ones()
     }
@@ -40,6 +46,7 @@ impl Board {
         wordops::moves(self.player, self.opponent)
     }
 
+    /// Squares the side to move can play.
     pub fn legal_moves(&self) -> Bitboard {
         Bitboard(self.moves())
     }

@@ -21,10 +21,15 @@ use crate::{input, ParseError, ParseErrorKind};
 /// closed pipe ends quietly).
 #[derive(Debug)]
 pub enum Failure {
+    /// Bad input: the message names the file, line and problem (exit 2).
     Input(String),
+    /// This many answers disagree with the expected ones (exit 1).
     Mismatch(usize),
+    /// A claim found false: a model, a proof or a witness that does not check (exit 1).
     Invalid(String),
+    /// Ctrl-C or SIGTERM (exit 130 or 143).
     Interrupted,
+    /// A failed write.
     Io(io::Error),
 }
 
@@ -159,9 +164,11 @@ pub fn seconds(value: f64, name: &str) -> Result<std::time::Duration, Failure> {
 
 /// One object of a JSON Lines file, with where it was read.
 pub struct JsonLine {
+    /// The file it was read from.
     pub file: String,
     /// From 1.
     pub line: usize,
+    /// The object.
     pub value: serde_json::Value,
 }
 
@@ -219,6 +226,7 @@ pub struct PositionArgs {
     /// (WTHOR .wtb, GGF .ggf: see --empties); `-` reads OBF from standard input.
     #[arg(required_unless_present = "board", conflicts_with = "board")]
     pub file: Option<PathBuf>,
+    /// Which position of each game a file of games gives.
     #[command(flatten)]
     pub games: GameArgs,
     /// One position: an OBF line or a move list.
@@ -273,6 +281,7 @@ impl PositionArgs {
     }
 }
 
+/// `--shard I/N`: (I, N), 1 <= I <= N.
 pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     let bad = || format!("shard must be I/N with 1 <= I <= N, found {text:?}");
     let (i, n) = text.split_once('/').ok_or_else(bad)?;
@@ -322,6 +331,7 @@ impl<T> Split<T> {
         self.parts.values().next().map(|(part, _)| part)
     }
 
+    /// Whether no part was read.
     pub fn is_empty(&self) -> bool {
         self.parts.is_empty()
     }
@@ -352,6 +362,7 @@ pub struct HashArgs {
 }
 
 impl HashArgs {
+    /// The budget in MiB.
     pub fn mb(&self) -> usize {
         self.hash_mb as usize
     }
@@ -361,6 +372,7 @@ impl HashArgs {
 /// solvers of all the tools.
 #[derive(clap::Args, Debug)]
 pub struct SearchArgs {
+    /// `--hash-mb`.
     #[command(flatten)]
     pub hash: HashArgs,
     /// Search threads (default: one per core).
@@ -432,14 +444,20 @@ pub struct Totals {
     /// Positions in the whole file (every shard's), for `engine merge` to find the
     /// missing ones.
     pub file_positions: usize,
+    /// Positions answered.
     pub positions: usize,
+    /// Nodes searched for them.
     pub nodes: u64,
+    /// Seconds spent on them.
     pub seconds: f64,
+    /// Answers that disagree with the file's.
     pub mismatches: usize,
+    /// Whether Ctrl-C or SIGTERM ended the run early.
     pub interrupted: bool,
 }
 
 impl Totals {
+    /// Nothing counted yet.
     pub fn new() -> Totals {
         Totals {
             summary: true,
@@ -580,6 +598,7 @@ pub struct EvalArgs {
 
 #[cfg(feature = "search")]
 impl EvalArgs {
+    /// The evaluation named.
     pub fn load(&self) -> Result<Arc<dyn Evaluation>, Failure> {
         load_eval(&self.eval)
     }

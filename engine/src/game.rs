@@ -9,11 +9,14 @@ use crate::position::{Move, Position};
 /// (forced passes included, whether or not the text named them).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
+    /// Every position, the first one first.
     pub positions: Vec<Position>,
+    /// `moves[i]` leads from `positions[i]` to `positions[i + 1]`.
     pub moves: Vec<Move>,
 }
 
 impl Game {
+    /// The last position.
     pub fn last(&self) -> &Position {
         self.positions.last().expect("a game has a first position")
     }

@@ -11,11 +11,14 @@ use crate::position::{Color, Move, Position};
 /// The time each player has left, from a GGF game with a time limit (`TI`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Clock {
+    /// Black's time left.
     pub black: Duration,
+    /// White's time left.
     pub white: Duration,
 }
 
 impl Clock {
+    /// The time `color` has left.
     pub fn left(&self, color: Color) -> Duration {
         match color {
             Color::Black => self.black,

@@ -33,6 +33,7 @@ fn looks_like_obf(text: &str) -> bool {
 pub enum PositionOrFile {
     /// An OBF line, or a move list from the start with the game it plays.
     Position(Obf, Option<Game>),
+    /// A file to read positions from.
     File(std::path::PathBuf),
 }
 
@@ -91,7 +92,9 @@ pub fn check_possible(source: &str, line: usize, obf: &Obf) -> Result<(), ParseE
 /// A file of games, told by its extension: WTHOR (`.wtb`) or GGF (`.ggf`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameFile {
+    /// A WTHOR database (`.wtb`).
     Wthor,
+    /// Generic Game Format (`.ggf`).
     Ggf,
 }
 

@@ -3,6 +3,8 @@
 //! the default cargo feature `search`, which the tools that need only the rules (satgen,
 //! retro) leave off.
 
+#![warn(missing_docs)]
+
 pub mod bitboard;
 pub mod board;
 pub mod cli;

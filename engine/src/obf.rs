@@ -14,14 +14,18 @@ use crate::position::{Color, Move, Position};
 /// A move with its exact score for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Answer {
+    /// The move.
     pub mv: Move,
+    /// Its exact score.
     pub score: i32,
 }
 
 /// One OBF position with the answers it carries (best first in the FFO files).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Obf {
+    /// The position.
     pub position: Position,
+    /// The moves with their scores given after it.
     pub answers: Vec<Answer>,
     /// An exact score known without its move (a WTHOR database's theoretical score); OBF
     /// text does not carry it.
@@ -29,6 +33,7 @@ pub struct Obf {
 }
 
 impl Obf {
+    /// The position without answers.
     pub fn new(position: Position) -> Obf {
         Obf {
             position,

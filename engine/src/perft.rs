@@ -19,6 +19,7 @@ use crate::cpu::Isa;
 use crate::memory::{Zeroable, ZeroedSlice};
 use crate::{isa_dispatch, isa_versions};
 
+/// What perft counts at one depth.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct PerftCounts {
     /// Positions after exactly `depth` plies.

@@ -10,14 +10,18 @@ use crate::board::Board;
 use crate::error::ParseErrorKind;
 use crate::square::Square;
 
+/// A side: black moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Color {
+    /// X in OBF.
     Black,
+    /// O in OBF.
     White,
 }
 
 impl Color {
+    /// The other side.
     pub const fn other(self) -> Color {
         match self {
             Color::Black => Color::White,
@@ -46,7 +50,9 @@ impl fmt::Display for Color {
 /// A move: a disc on a square, or a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
+    /// A disc on this square.
     Play(Square),
+    /// No move: the side to move has none.
     Pass,
 }
 
@@ -97,11 +103,14 @@ impl Board {
 /// A board and the colour of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
+    /// The discs, from the side to move's view.
     pub board: Board,
+    /// Whose move it is.
     pub side: Color,
 }
 
 impl Position {
+    /// The start of every game, black to move.
     pub const START: Position = Position {
         board: Board::START,
         side: Color::Black,

@@ -10,12 +10,19 @@ use crate::error::ParseErrorKind;
 pub struct Square(u8);
 
 impl Square {
+    /// The corner a1 (index 0).
     pub const A1: Square = Square(0);
+    /// A centre square (white at the start).
     pub const D4: Square = Square(27);
+    /// A centre square (black at the start).
     pub const E4: Square = Square(28);
+    /// A centre square (black at the start).
     pub const D5: Square = Square(35);
+    /// A centre square (white at the start).
     pub const E5: Square = Square(36);
+    /// The first move the symmetry breaks fix.
     pub const F5: Square = Square(37);
+    /// The corner h8 (index 63).
     pub const H8: Square = Square(63);
 
     /// The square with this index; `None` unless `index < 64`.
@@ -41,14 +48,17 @@ impl Square {
         (0..64).map(Square)
     }
 
+    /// Its index, 0 (a1) to 63 (h8).
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// Its file, 0 (a) to 7 (h).
     pub const fn file(self) -> u32 {
         self.0 as u32 % 8
     }
 
+    /// Its rank, 0 (rank 1) to 7 (rank 8).
     pub const fn rank(self) -> u32 {
         self.0 as u32 / 8
     }

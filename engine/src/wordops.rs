@@ -7,9 +7,13 @@
 
 /// The operations the rules are written in. `u64` is the concrete word.
 pub trait Word: Copy {
+    /// The word of these bits.
     fn constant(value: u64) -> Self;
+    /// Bitwise and.
     fn and(self, rhs: Self) -> Self;
+    /// Bitwise or.
     fn or(self, rhs: Self) -> Self;
+    /// Bitwise not.
     fn not(self) -> Self;
     /// Shift towards higher squares (bits shifted past h8 are lost).
     fn shl(self, n: u32) -> Self;

@@ -24,6 +24,7 @@ const MOVES: usize = 60;
 pub struct Header {
     /// Creation date: century, year in the century, month, day.
     pub created: [u8; 4],
+    /// The year the games were played.
     pub year: u16,
     /// The empties from which the theoretical scores were computed (0: not given).
     pub depth: u8,
@@ -32,8 +33,11 @@ pub struct Header {
 /// One game of the database.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
+    /// The tournament's number in WTHOR's list of tournaments.
     pub tournament: u16,
+    /// Black's number in WTHOR's list of players.
     pub black_player: u16,
+    /// White's number in the same list.
     pub white_player: u16,
     /// Black's discs at the end of the game as played.
     pub black_discs: u8,

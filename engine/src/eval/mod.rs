@@ -20,6 +20,7 @@ use crate::board::Board;
 
 /// Estimates, in hundredths of a disc, the final disc difference for the side to move.
 pub trait Evaluation: Send + Sync {
+    /// The estimate for `board`.
     fn evaluate(&self, board: &Board) -> i32;
 
     /// [`Evaluation::evaluate`] given the pattern features of `board` (carried down a

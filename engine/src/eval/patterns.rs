@@ -20,7 +20,9 @@ use crate::cpu::Isa;
 
 /// One pattern: the squares read, digit `i` of the index being `squares[i]`.
 pub struct Pattern {
+    /// Its name (e.g. "edge+2X").
     pub name: &'static str,
+    /// The squares it reads, the first the lowest digit.
     pub squares: &'static [u8],
 }
 
@@ -82,8 +84,11 @@ pub const FEATURE_COUNT: usize = COPY_COUNT + 3;
 /// Where each pattern's weights start in a phase's table, then the mobility tables and
 /// the constant; `TABLE_SIZE` weights in all.
 pub const OFFSETS: [usize; 11] = offsets();
+/// Where the mobility weights start (both sides' counts, capped).
 pub const MOBILITY_OFFSET: usize = OFFSETS[10] + 81;
+/// Where the constant weight is.
 pub const CONSTANT_OFFSET: usize = MOBILITY_OFFSET + 2 * (MOBILITY_CAP + 1);
+/// Weights in a phase's table.
 pub const TABLE_SIZE: usize = CONSTANT_OFFSET + 1;
 
 /// Above every index [`Features::for_each_index`] gives, whatever the features hold (a

@@ -124,6 +124,7 @@ impl PatternEval {
             .clamp(-limit, limit) as i16;
     }
 
+    /// The weights file (what `engine train` writes and `--eval FILE` reads).
     pub fn encode(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
         for n in [TABLE_SIZE as u32, PHASES as u32, SCALE as u32] {
@@ -149,6 +150,7 @@ impl PatternEval {
         out
     }
 
+    /// The evaluation of a weights file, or what is wrong with it.
     pub fn decode(bytes: &[u8]) -> Result<PatternEval, WeightsError> {
         let err = |what: &str| WeightsError(what.to_string());
         let rest = bytes

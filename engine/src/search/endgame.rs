@@ -62,6 +62,7 @@ pub struct Stop<'a> {
 }
 
 impl<'a> Stop<'a> {
+    /// Raised with `flag` alone.
     pub fn new(flag: &'a AtomicBool) -> Stop<'a> {
         Stop { flag, parent: None }
     }
@@ -74,6 +75,7 @@ impl<'a> Stop<'a> {
         }
     }
 
+    /// Whether this flag or an enclosing one is raised.
     pub fn raised(&self) -> bool {
         self.flag.load(Relaxed) || self.parent.is_some_and(|p| p.raised())
     }
@@ -81,11 +83,13 @@ impl<'a> Stop<'a> {
 
 /// What one search (one thread) carries down the tree.
 pub struct Search<'a> {
+    /// The table of the nodes with more than SHALLOW_TT_MAX empties.
     pub tt: &'a TranspositionTable,
     /// The table of the nodes with at most SHALLOW_TT_MAX empties.
     pub shallow_tt: &'a TranspositionTable,
     /// Orders moves; exact answers never depend on it.
     pub eval: &'a dyn Evaluation,
+    /// Nodes searched so far.
     pub nodes: u64,
     /// When raised, the search is abandoned; results of an abandoned search are
     /// meaningless and must be discarded by the caller.
@@ -96,6 +100,7 @@ pub struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
+    /// An exact search over these tables, stopped by `stop`.
     pub fn new(
         tt: &'a TranspositionTable,
         shallow_tt: &'a TranspositionTable,
@@ -125,6 +130,7 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Whether the search is to be abandoned.
     pub fn stopped(&self) -> bool {
         self.stop.raised()
     }

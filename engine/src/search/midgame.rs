@@ -84,8 +84,11 @@ pub struct Analysis {
     pub score: i32,
     /// Whether the score is the exact final score (the search reached the end).
     pub exact: bool,
+    /// The move it chose (`None` at the end of the game).
     pub best_move: Option<Move>,
+    /// The principal variation from the position.
     pub pv: Vec<Move>,
+    /// Nodes searched.
     pub nodes: u64,
 }
 
@@ -106,6 +109,8 @@ pub struct Midgame {
 }
 
 impl Midgame {
+    /// A searcher with `eval` and `hash_mb` MiB of tables (half its own, half the exact
+    /// solver's: [`crate::memory::share_mb`]).
     pub fn new(eval: Arc<dyn Evaluation>, hash_mb: usize) -> Midgame {
         Midgame {
             solver: Solver::new(share_mb(hash_mb, 1, 2)).with_eval(eval.clone()),
@@ -301,6 +306,7 @@ impl Midgame {
         scores
     }
 
+    /// Nodes searched so far.
     pub fn nodes(&self) -> u64 {
         self.nodes
     }

@@ -296,10 +296,12 @@ impl MoveList {
         }
     }
 
+    /// Moves in the list.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// Whether the list has no move.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

@@ -37,6 +37,7 @@ pub struct Solution {
     pub best_move: Option<Move>,
     /// Moves from the position on, each checked to keep the score.
     pub pv: Vec<Move>,
+    /// Nodes searched.
     pub nodes: u64,
 }
 

@@ -14,7 +14,9 @@ use crate::board::Board;
 /// What the table knows about a board: `lower <= score <= upper`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bounds {
+    /// The score is at least this.
     pub lower: i32,
+    /// The score is at most this.
     pub upper: i32,
     /// The best move found (square index), or `NO_MOVE`.
     pub best: u8,
@@ -23,6 +25,7 @@ pub struct Bounds {
     pub selectivity: u8,
 }
 
+/// [`Bounds::best`] when no move is known.
 pub const NO_MOVE: u8 = 64;
 
 #[repr(C, align(64))]
@@ -74,6 +77,8 @@ impl Data {
     }
 }
 
+/// The exact solver's table of bounds, shared by its threads without locks (a bucket's
+/// sequence number tells a torn read), bounded by its size in MiB.
 pub struct TranspositionTable {
     buckets: crate::memory::ZeroedSlice<Bucket>,
     /// log2 of the number of buckets.

@@ -5,12 +5,16 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Wld {
+    /// A positive final score.
     Win,
+    /// Zero.
     Draw,
+    /// A negative final score.
     Loss,
 }
 
 impl Wld {
+    /// The outcome of a final score.
     pub fn of_score(score: i32) -> Wld {
         match score.signum() {
             1 => Wld::Win,

@@ -27,8 +27,10 @@ use crate::search::ordering::shallow_value;
 use crate::search::Solver;
 use crate::train::fit::Sample;
 
+/// The first line of a data file.
 pub const HEADER: &str = "game,player,opponent,empties,score,label";
 
+/// How games are played and their positions labelled.
 #[derive(Clone, Debug)]
 pub struct DatagenOptions {
     /// Positions with at most this many empties are solved exactly.
@@ -42,11 +44,14 @@ pub struct DatagenOptions {
     /// Self-play adds a uniform random amount up to this (hundredths of a disc) to each
     /// move's score before choosing, so games differ.
     pub noise: i32,
+    /// The random generator's seed (each game's own is made from it and the game's number).
     pub seed: u64,
 }
 
+/// Where a position's score comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Label {
+    /// The exact solver's final score.
     Exact,
     /// A `D`-ply search's value (files of earlier versions: an even-depth search passes
     /// the evaluation's side-to-move bias into the label, see `engine debias`).
@@ -54,16 +59,20 @@ pub enum Label {
     /// The mean of the `D`- and `(D-1)`-ply values: the evaluation's bias for the side to
     /// move enters one with each sign, so it cancels.
     Paired(u32),
+    /// The exact score of the game's first solved position, from this side's view.
     Outcome,
 }
 
 /// One labelled position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Labelled {
+    /// The game it comes from.
     pub game: u64,
+    /// The position, from the side to move's view.
     pub board: Board,
     /// Hundredths of a disc, for the side to move.
     pub score: i32,
+    /// Where the score comes from.
     pub label: Label,
 }
 
@@ -80,6 +89,7 @@ impl Label {
 }
 
 impl Labelled {
+    /// Its line of a data file (no newline).
     pub fn csv_line(&self) -> String {
         format!(
             "{},{:016x},{:016x},{},{},{}",
@@ -136,6 +146,7 @@ impl Labelled {
         })
     }
 
+    /// What the fit learns from it (the score in discs).
     pub fn sample(&self) -> Sample {
         Sample {
             board: self.board,

@@ -16,10 +16,13 @@ use crate::eval::weights::{phase_empties, PHASES};
 /// A position and the value the evaluation should give it, in discs for the side to move.
 #[derive(Clone, Copy, Debug)]
 pub struct Sample {
+    /// The position, from the side to move's view.
     pub board: Board,
+    /// The value to learn.
     pub target: f32,
 }
 
+/// How the weights are fitted.
 #[derive(Clone, Debug)]
 pub struct FitOptions {
     /// Ridge penalty on every weight (larger: rarely seen weights stay nearer zero).
@@ -46,12 +49,17 @@ impl Default for FitOptions {
 /// How well one phase was fitted.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct PhaseReport {
+    /// The phase's number.
     pub phase: usize,
+    /// The empties it covers (e.g. "20-23").
     pub empties: String,
+    /// Positions trained on.
     pub train: usize,
+    /// Positions held out.
     pub test: usize,
     /// Root mean square error in discs on the training and held-out positions.
     pub train_rmse: f64,
+    /// See `train_rmse`.
     pub test_rmse: f64,
     /// The held-out error of always answering the training mean: what the fit improves on.
     pub test_rmse_of_mean: f64,

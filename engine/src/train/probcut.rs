@@ -20,8 +20,11 @@ use crate::train::fit::held_out;
 /// with `empties` empties (discs).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PredictionError {
+    /// Empties of the positions.
     pub empties: u32,
+    /// Plies of the predicting search.
     pub depth: u32,
+    /// Positions measured.
     pub positions: usize,
     /// Mean of exact score minus prediction.
     pub bias: f64,
@@ -83,11 +86,15 @@ fn mean_and_deviation(values: &[f64]) -> (f64, f64) {
 /// How well a `shallow`-ply midgame search predicts a `depth`-ply one (discs).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DepthPredictionError {
+    /// Plies of the deep search.
     pub depth: u32,
+    /// Plies of the predicting one.
     pub shallow: u32,
+    /// Positions measured.
     pub positions: usize,
     /// Mean of the deep value minus the shallow one.
     pub bias: f64,
+    /// The standard deviation of the same.
     pub sigma: f64,
 }
 
