@@ -2,6 +2,20 @@
 //! and, on top of it, the alpha-beta engine: its evaluation, search and training, behind
 //! the default cargo feature `search`, which the tools that need only the rules (satgen,
 //! retro) leave off.
+//!
+//! The rules, from the ground up: [`square`], [`bitboard`], [`wordops`] (move generation
+//! and the table-free flip over any word, also satgen's), [`flip`] (the fast flip),
+//! [`board`], [`position`] (colours, moves, `Board::children`), [`stability`],
+//! [`reference`](mod@reference) (the slow rules every fast routine is tested against), [`perft`], and
+//! [`cpu`] (the instruction set the hot code runs) and [`memory`] (large tables).
+//!
+//! Formats and input: [`obf`], [`game`] (move lists), [`ggf`], [`wthor`], [`input`]
+//! (positions as users give them), [`error`], [`display`], and [`cli`] (what the four
+//! binaries share).
+//!
+//! With `search`: `eval` (the evaluations), `search` (one file per stage, as Edax: `tt`,
+//! `ordering`, `endgame`, `root`, `midgame`, `probcut`, `wld`) and `train` (the tools that
+//! build the weights and error tables).
 
 #![warn(missing_docs)]
 
