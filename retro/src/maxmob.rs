@@ -216,10 +216,10 @@ pub fn max_mobility_by_ply(
 /// both, so for whoever moves next); the other half, of the rest, those with the most
 /// empty squares next to a disc, which keeps the lines where passes leave the board open
 /// late (the best games of the late plies pass, results/maxmob-by-ply.md). Where the plies
-/// before were never cut to `width`, the row is exact (every position seen, [`Coverage::Positions`]); beyond, a lower bound with
-/// its witness ([`Coverage::Beam`]), the starting point `satgen curve --witnesses` climbs
-/// from. `progress` is called after each ply; raising `stop` ends the search with an error
-/// of kind `Interrupted`.
+/// before were never cut to `width`, the row is exact (every position seen,
+/// [`Coverage::Positions`]); beyond, a lower bound with its witness ([`Coverage::Beam`]),
+/// the starting point `satgen curve --witnesses` climbs from. `progress` is called after
+/// each ply; raising `stop` ends the search with an error of kind `Interrupted`.
 pub fn beam_by_ply(
     plies: u32,
     width: usize,
@@ -228,8 +228,9 @@ pub fn beam_by_ply(
 ) -> io::Result<Vec<PlyMaximum>> {
     struct Child {
         key: Board,
-        /// The legal moves of its side to move, and of both sides together.
+        /// The legal moves of its side to move.
         moves: u32,
+        /// The legal moves of both sides together (the first half of the beam's order).
         rank: u32,
         room: u32,
         parent: u32,
