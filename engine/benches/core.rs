@@ -27,13 +27,17 @@ fn sample_moves() -> Vec<(Board, u32)> {
     sample
 }
 
-isa_versions! {
+isa_versions!(
     fn fast_flips(sample: &[(Board, u32)]) -> u64 {
-        sample.iter().fold(0, |acc, (b, sq)| acc ^ engine::flip::flip(*sq as usize, b.player, b.opponent))
+        sample.iter().fold(0, |acc, (b, sq)| {
+            acc ^ engine::flip::flip(*sq as usize, b.player, b.opponent)
+        })
     }
 
     fn table_free_flips(sample: &[(Board, u32)]) -> u64 {
-        sample.iter().fold(0, |acc, (b, sq)| acc ^ wordops::flip(1 << sq, b.player, b.opponent))
+        sample.iter().fold(0, |acc, (b, sq)| {
+            acc ^ wordops::flip(1 << sq, b.player, b.opponent)
+        })
     }
 
     fn move_generation(sample: &[(Board, u32)]) -> u64 {
@@ -61,7 +65,7 @@ isa_versions! {
             })
         })
     }
-}
+);
 
 /// [`engine::flip::flip_avx2`], with the features it needs (this CPU must have them).
 #[cfg(target_arch = "x86_64")]

@@ -151,6 +151,9 @@ impl Isa {
 /// adapter lacks the features), so each call is a real call whose result comes back
 /// through the stack (results/ffo.md, "Figures once in code comments").
 /// Plain loops, and functions defined outside the group, inline.
+///
+/// Call it with parentheses, `isa_versions!( ... );`: rustfmt formats the functions of a
+/// macro called so (they parse as items), but leaves one called with braces as written.
 #[macro_export]
 macro_rules! isa_versions {
     // One version: the helpers with `$helper` attributes, each function with `$feature`.

@@ -295,7 +295,7 @@ impl CountTable {
     }
 }
 
-isa_versions! {
+isa_versions!(
     /// The recursion, `depth >= 1`; the last two plies are counted without making the moves
     /// of the last one (bulk counting: the leaves under a node are its number of moves).
     fn count(board: &Board, depth: u32) -> PerftCounts {
@@ -363,7 +363,7 @@ isa_versions! {
         table.store(&key, depth, total);
         total
     }
-}
+);
 #[cfg(test)]
 mod tests {
     use super::*;

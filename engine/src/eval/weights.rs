@@ -231,7 +231,7 @@ fn padded(mut table: Vec<i16>) -> Vec<i16> {
     table
 }
 
-isa_versions! {
+isa_versions!(
     /// The sum of the weights in `table` of `features` (`board`'s). Compiled per
     /// instruction set for the mobility features' move generation: 20 ns more per
     /// evaluation without AVX2.
@@ -241,7 +241,7 @@ isa_versions! {
         features.for_each_index(board, |index| sum += table[index as usize] as i32);
         sum
     }
-}
+);
 
 fn zigzag(w: i16) -> u64 {
     ((w as i64) << 1 ^ (w as i64) >> 63) as u64

@@ -174,7 +174,7 @@ fn solve_last(_: &mut Search, child: &Board, _: i32, last: usize) -> i32 {
     solve1(child, last)
 }
 
-isa_versions! {
+isa_versions!(
     /// Null-window search with the two empty squares `x`: is the score above `alpha`?
     /// Fail-soft, as the other `solve` functions.
     fn solve2(s: &mut Search, board: &Board, alpha: i32, x: [usize; 2]) -> i32 {
@@ -187,9 +187,15 @@ isa_versions! {
     /// alone in its quadrant, which goes first ([`lone_first`]).
     fn solve3(s: &mut Search, board: &Board, alpha: i32, x: [usize; 3]) -> i32 {
         let x = lone_first(x);
-        let children = [(x[0], [x[1], x[2]]), (x[1], [x[0], x[2]]), (x[2], [x[0], x[1]])];
+        let children = [
+            (x[0], [x[1], x[2]]),
+            (x[1], [x[0], x[2]]),
+            (x[2], [x[0], x[1]]),
+        ];
         let flips = |sq, p, o| flip(sq, p, o);
-        solve_squares(s, board, alpha, &children, flips, |s, b, a, x| solve2(s, b, a, x))
+        solve_squares(s, board, alpha, &children, flips, |s, b, a, x| {
+            solve2(s, b, a, x)
+        })
     }
 
     /// [`solve2`] with four empty squares, tried in the order given (parity order).
@@ -201,7 +207,9 @@ isa_versions! {
             (x[3], [x[0], x[1], x[2]]),
         ];
         let flips = |sq, p, o| flip(sq, p, o);
-        solve_squares(s, board, alpha, &children, flips, |s, b, a, x| solve3(s, b, a, x))
+        solve_squares(s, board, alpha, &children, flips, |s, b, a, x| {
+            solve3(s, b, a, x)
+        })
     }
 
     /// The answer of a null window at `alpha` found without a search, if any: beyond the
@@ -271,7 +279,9 @@ isa_versions! {
                 }
             } else {
                 match parity_squares.next() {
-                    Some(sq) => board.play_flips(sq, flip(sq.index(), board.player, board.opponent)),
+                    Some(sq) => {
+                        board.play_flips(sq, flip(sq.index(), board.player, board.opponent))
+                    }
                     None => break,
                 }
             };
@@ -341,7 +351,9 @@ isa_versions! {
             list.rank(board, s.eval);
         }
         if empties >= ETC_MIN {
-            if let Some(score) = list.transposition_cutoff(s.table(empties - 1), alpha, s.selectivity) {
+            if let Some(score) =
+                list.transposition_cutoff(s.table(empties - 1), alpha, s.selectivity)
+            {
                 return score;
             }
         }
@@ -349,7 +361,11 @@ isa_versions! {
         let mut best_move = NO_MOVE;
         let mut first = true;
         while let Some((sq, child)) = list.next_best() {
-            if !first && empties >= SPLIT_NWS_MIN && !list.is_empty() && rayon::current_num_threads() > 1 {
+            if !first
+                && empties >= SPLIT_NWS_MIN
+                && !list.is_empty()
+                && rayon::current_num_threads() > 1
+            {
                 // Young brothers wait: the first move did not cut; the others go in parallel.
                 let mut rest: ArrayVec<(Square, Board), 64> = ArrayVec::new();
                 rest.push((sq, child));
@@ -380,18 +396,39 @@ isa_versions! {
             return 0;
         }
         let bounds = if best > alpha {
-            Bounds { lower: best, upper: 64, best: best_move, selectivity: s.selectivity }
+            Bounds {
+                lower: best,
+                upper: 64,
+                best: best_move,
+                selectivity: s.selectivity,
+            }
         } else {
-            Bounds { lower: -64, upper: best, best: best_move, selectivity: s.selectivity }
+            Bounds {
+                lower: -64,
+                upper: best,
+                best: best_move,
+                selectivity: s.selectivity,
+            }
         };
-        tt.store(board, empties, tighten(bounds, stored), s.nodes - nodes_before);
+        tt.store(
+            board,
+            empties,
+            tighten(bounds, stored),
+            s.nodes - nodes_before,
+        );
         best
     }
 
     /// Principal-variation search in the window (`alpha`, `beta`): the first move with the
     /// full window, the others with a null window and a re-search when they beat `alpha`.
     /// Returns the score and the best move (`None` for a pass or the end of the game).
-    fn pvs(s: &mut Search, board: &Board, alpha: i32, beta: i32, empties: u32) -> (i32, Option<Square>) {
+    fn pvs(
+        s: &mut Search,
+        board: &Board,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+    ) -> (i32, Option<Square>) {
         let moves = board.moves();
         if moves == 0 {
             let passed = board.pass();
@@ -401,18 +438,26 @@ isa_versions! {
             return (-pvs(s, &passed, -beta, -alpha, empties).0, None);
         }
         if empties == 1 {
-            return (solve1(board, board.empties().trailing_zeros() as usize), Square::new(moves.trailing_zeros()));
+            return (
+                solve1(board, board.empties().trailing_zeros() as usize),
+                Square::new(moves.trailing_zeros()),
+            );
         }
         let stored = s.tt.probe(board);
         let hash_move = stored.map_or(NO_MOVE, |b| b.best);
         let nodes_before = s.nodes;
         let mut list = MoveList::default();
         list.score(board, moves, hash_move, s.eval, |sq, p, o| flip(sq, p, o));
-        let children: ArrayVec<(Square, Board), 64> = std::iter::from_fn(|| list.next_best()).collect();
+        let children: ArrayVec<(Square, Board), 64> =
+            std::iter::from_fn(|| list.next_best()).collect();
         let (mut alpha, mut best, mut best_move) = (alpha, -65, None);
         let original_alpha = alpha;
         for (i, &(sq, child)) in children.iter().enumerate() {
-            if i == 1 && empties >= SPLIT_MIN && children.len() > 2 && rayon::current_num_threads() > 1 {
+            if i == 1
+                && empties >= SPLIT_MIN
+                && children.len() > 2
+                && rayon::current_num_threads() > 1
+            {
                 let (score, square) = split(s, &children[1..], alpha, beta, empties);
                 if score > best {
                     (best, best_move) = (score, square);
@@ -446,13 +491,33 @@ isa_versions! {
         }
         let best_index = best_move.map_or(NO_MOVE, |sq| sq.index() as u8);
         let bounds = if best >= beta {
-            Bounds { lower: best, upper: 64, best: best_index, selectivity: s.selectivity }
+            Bounds {
+                lower: best,
+                upper: 64,
+                best: best_index,
+                selectivity: s.selectivity,
+            }
         } else if best > original_alpha {
-            Bounds { lower: best, upper: best, best: best_index, selectivity: s.selectivity }
+            Bounds {
+                lower: best,
+                upper: best,
+                best: best_index,
+                selectivity: s.selectivity,
+            }
         } else {
-            Bounds { lower: -64, upper: best, best: best_index, selectivity: s.selectivity }
+            Bounds {
+                lower: -64,
+                upper: best,
+                best: best_index,
+                selectivity: s.selectivity,
+            }
         };
-        s.tt.store(board, empties, tighten(bounds, stored), s.nodes - nodes_before);
+        s.tt.store(
+            board,
+            empties,
+            tighten(bounds, stored),
+            s.nodes - nodes_before,
+        );
         (best, best_move)
     }
 
@@ -461,7 +526,13 @@ isa_versions! {
     /// current alpha (shared, so later tests use what earlier ones found) and settles it
     /// with a PV re-search when it does better. Returns the best score found among them
     /// (fail-soft) and its move.
-    fn split(s: &mut Search, children: &[(Square, Board)], alpha: i32, beta: i32, empties: u32) -> (i32, Option<Square>) {
+    fn split(
+        s: &mut Search,
+        children: &[(Square, Board)],
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+    ) -> (i32, Option<Square>) {
         let next = AtomicUsize::new(0);
         let shared_alpha = AtomicI32::new(alpha);
         // Raised at a fail high: the moves still being searched can no longer matter.
@@ -498,16 +569,28 @@ isa_versions! {
             }
             (best, task.nodes)
         };
-        let results: Vec<(Candidate, u64)> = (0..rayon::current_num_threads()).into_par_iter().map(worker).collect();
+        let results: Vec<(Candidate, u64)> = (0..rayon::current_num_threads())
+            .into_par_iter()
+            .map(worker)
+            .collect();
         s.nodes += results.iter().map(|r| r.1).sum::<u64>();
-        let best = results.iter().map(|r| r.0).max_by_key(|r| (r.0, r.1)).unwrap_or((-65, false, None));
+        let best = results
+            .iter()
+            .map(|r| r.0)
+            .max_by_key(|r| (r.0, r.1))
+            .unwrap_or((-65, false, None));
         (best.0, best.2)
     }
 
     /// The null-window test at `alpha` of the `children`, shared among the threads: each
     /// takes the next child until one beats `alpha`; the others are then abandoned.
     /// Returns the best score (fail-soft) and its move.
-    fn split_null_window(s: &mut Search, children: &[(Square, Board)], alpha: i32, empties: u32) -> (i32, Option<Square>) {
+    fn split_null_window(
+        s: &mut Search,
+        children: &[(Square, Board)],
+        alpha: i32,
+        empties: u32,
+    ) -> (i32, Option<Square>) {
         let next = AtomicUsize::new(0);
         let cut = AtomicBool::new(false);
         let parent = &*s;
@@ -534,11 +617,18 @@ isa_versions! {
             }
             (best, task.nodes)
         };
-        let results: Vec<((i32, Option<Square>), u64)> = (0..rayon::current_num_threads()).into_par_iter().map(worker).collect();
+        let results: Vec<((i32, Option<Square>), u64)> = (0..rayon::current_num_threads())
+            .into_par_iter()
+            .map(worker)
+            .collect();
         s.nodes += results.iter().map(|r| r.1).sum::<u64>();
-        results.iter().map(|r| r.0).max_by_key(|r| r.0).unwrap_or((-65, None))
+        results
+            .iter()
+            .map(|r| r.0)
+            .max_by_key(|r| r.0)
+            .unwrap_or((-65, None))
     }
-}
+);
 
 /// A move's score, whether it beat the alpha it was tested at, and the move.
 type Candidate = (i32, bool, Option<Square>);

@@ -150,9 +150,16 @@ pub fn shallow_value_from(
     )
 }
 
-isa_versions! {
+isa_versions!(
     /// [`shallow_value`] for one instruction set.
-    fn shallow_search(eval: &dyn Evaluation, board: &Board, features: &Features, depth: u32, alpha: i32, beta: i32) -> i32 {
+    fn shallow_search(
+        eval: &dyn Evaluation,
+        board: &Board,
+        features: &Features,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         if depth == 0 {
             return eval.evaluate_features(board, features);
         }
@@ -161,7 +168,14 @@ isa_versions! {
             return if board.pass().moves() == 0 {
                 board.final_score() * 100
             } else {
-                -shallow_search(eval, &board.pass(), &features.passed(), depth, -beta, -alpha)
+                -shallow_search(
+                    eval,
+                    &board.pass(),
+                    &features.passed(),
+                    depth,
+                    -beta,
+                    -alpha,
+                )
             };
         }
         let (mut alpha, mut best) = (alpha, -30_000);
@@ -169,7 +183,14 @@ isa_versions! {
             let flipped = flip(sq.index(), board.player, board.opponent);
             let child = board.play_flips(sq, flipped);
             let child_features = features.after_move(sq.index(), flipped);
-            best = best.max(-shallow_search(eval, &child, &child_features, depth - 1, -beta, -alpha));
+            best = best.max(-shallow_search(
+                eval,
+                &child,
+                &child_features,
+                depth - 1,
+                -beta,
+                -alpha,
+            ));
             alpha = alpha.max(best);
             if alpha >= beta {
                 break;
@@ -177,7 +198,7 @@ isa_versions! {
         }
         best
     }
-}
+);
 
 /// The legal moves of a position with their children, handed out best first.
 ///
