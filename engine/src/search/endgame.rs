@@ -21,7 +21,7 @@ use crate::eval::Evaluation;
 use crate::flip::last_flip_count;
 use crate::search::ordering::{lone_first, odd_quadrants, parity_order, MoveList};
 use crate::search::probcut;
-use crate::search::tt::{Bounds, TranspositionTable, NO_MOVE};
+use crate::search::tt::{Bounds, Exact, TranspositionTable, NO_MOVE};
 use crate::stability;
 use crate::{isa_dispatch, isa_versions, Square};
 
@@ -412,9 +412,11 @@ isa_versions!(
         };
         tt.store(
             board,
-            empties,
-            tighten(bounds, stored),
-            s.nodes - nodes_before,
+            Exact {
+                bounds: tighten(bounds, stored),
+                empties,
+                nodes: s.nodes - nodes_before,
+            },
         );
         best
     }
@@ -514,9 +516,11 @@ isa_versions!(
         };
         s.tt.store(
             board,
-            empties,
-            tighten(bounds, stored),
-            s.nodes - nodes_before,
+            Exact {
+                bounds: tighten(bounds, stored),
+                empties,
+                nodes: s.nodes - nodes_before,
+            },
         );
         (best, best_move)
     }

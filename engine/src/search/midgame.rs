@@ -1,6 +1,7 @@
-//! Depth-limited search with the evaluation: principal-variation search with its own
-//! transposition table (depth-tagged bounds in hundredths of a disc), iterative deepening,
-//! and the exact solver taking over once the search reaches the end of the game.
+//! Depth-limited search with the evaluation: principal-variation search with a
+//! transposition table of its own kind of entries (depth-tagged bounds in hundredths of a
+//! disc, in a [`crate::search::tt`] table), iterative deepening, and the exact solver
+//! taking over once the search reaches the end of the game.
 //!
 //! Scores are in hundredths of a disc for the side to move; exact ones are multiples of
 //! 100.
@@ -16,6 +17,7 @@ use crate::board::Board;
 use crate::eval::Evaluation;
 use crate::memory::share_mb;
 use crate::position::Move;
+use crate::search::tt::{Entry, TranspositionTable};
 use crate::search::{probcut, Solution, Solver};
 use crate::square::Square;
 
@@ -25,52 +27,43 @@ const INFINITY: i32 = 30_000;
 pub const MIDGAME_SELECTIVITY: u8 = 1;
 const NO_MOVE: u8 = 64;
 
-/// What the table keeps of one searched board.
+/// What the midgame's table keeps of a searched board: bounds in hundredths of a disc
+/// from a search `depth` plies deep, and the best move. Packed: lower and upper (16 bits
+/// each, two's complement), best move (8), depth (8), generation (8).
 #[derive(Clone, Copy)]
-struct Entry {
-    player: u64,
-    opponent: u64,
-    depth: u8,
+struct Estimate {
+    lower: i32,
+    upper: i32,
     best: u8,
-    lower: i16,
-    upper: i16,
+    depth: u32,
 }
 
-/// One slot per hash; a deeper search of another board replaces the slot, as does any
-/// search of the same board.
-struct Table {
-    slots: Vec<Option<Entry>>,
-    mask: usize,
-}
+impl Entry for Estimate {
+    type Found = Estimate;
 
-impl Table {
-    fn new(megabytes: usize) -> Table {
-        let count = ((megabytes.max(1) << 20) / std::mem::size_of::<Option<Entry>>()).max(1);
-        let count = 1 << count.ilog2();
-        Table {
-            slots: vec![None; count],
-            mask: count - 1,
+    fn pack(&self, generation: u8) -> u64 {
+        let bound = |b: i32| b.clamp(-INFINITY, INFINITY) as i16 as u16 as u64;
+        bound(self.lower)
+            | bound(self.upper) << 16
+            | (self.best as u64) << 32
+            | (self.depth.min(255) as u64) << 40
+            | (generation as u64) << 48
+            | 1 << 63
+    }
+
+    fn unpack(word: u64) -> Estimate {
+        Estimate {
+            lower: word as u16 as i16 as i32,
+            upper: (word >> 16) as u16 as i16 as i32,
+            best: (word >> 32) as u8,
+            depth: (word >> 40) as u8 as u32,
         }
     }
 
-    fn probe(&self, board: &Board) -> Option<Entry> {
-        self.slots[board.hash() as usize & self.mask]
-            .filter(|e| e.player == board.player && e.opponent == board.opponent)
-    }
-
-    fn store(&mut self, board: &Board, depth: u32, best: u8, lower: i32, upper: i32) {
-        let slot = &mut self.slots[board.hash() as usize & self.mask];
-        let same = slot.is_some_and(|e| e.player == board.player && e.opponent == board.opponent);
-        if same || slot.is_none_or(|e| e.depth as u32 <= depth) {
-            *slot = Some(Entry {
-                player: board.player,
-                opponent: board.opponent,
-                depth: depth as u8,
-                best,
-                lower: lower.clamp(-INFINITY, INFINITY) as i16,
-                upper: upper.clamp(-INFINITY, INFINITY) as i16,
-            });
-        }
+    /// The current search's entries first, then the deeper search.
+    fn priority(word: u64, generation: u8) -> u32 {
+        let current = ((word >> 48) as u8 == generation) as u32;
+        current << 8 | (word >> 40 & 0xff) as u32
     }
 }
 
@@ -95,7 +88,7 @@ pub struct Analysis {
 /// A midgame searcher: evaluation, table, and an exact solver for the end of the game.
 pub struct Midgame {
     eval: Arc<dyn Evaluation>,
-    table: Table,
+    table: TranspositionTable<Estimate>,
     solver: Solver,
     /// Positions with at most this many empties are solved exactly when the depth
     /// reaches their end.
@@ -114,7 +107,7 @@ impl Midgame {
     pub fn new(eval: Arc<dyn Evaluation>, hash_mb: usize) -> Midgame {
         Midgame {
             solver: Solver::new(share_mb(hash_mb, 1, 2)).with_eval(eval.clone()),
-            table: Table::new(share_mb(hash_mb, 1, 2)),
+            table: TranspositionTable::new(share_mb(hash_mb, 1, 2)),
             eval,
             exact_empties: 20,
             selectivity: Some(MIDGAME_SELECTIVITY),
@@ -135,6 +128,7 @@ impl Midgame {
         stop: &AtomicBool,
     ) -> i32 {
         self.stopped = false;
+        self.table.new_generation();
         self.pvs(board, depth, alpha, beta, stop)
     }
 
@@ -150,6 +144,7 @@ impl Midgame {
         self.nodes = 0;
         self.deadline = deadline;
         self.stopped = false;
+        self.table.new_generation();
         let empties = board.empty_count();
         let mut result = self.shallow_result(board);
         for depth in 1..=max_depth.max(1) {
@@ -275,6 +270,7 @@ impl Midgame {
     /// best first.
     pub fn analyze(&mut self, board: &Board, depth: u32, stop: &AtomicBool) -> Vec<(Move, i32)> {
         self.stopped = false;
+        self.table.new_generation();
         let mut scores: Vec<(Move, i32)> = if board.moves() == 0 {
             if board.is_game_over() {
                 return Vec::new();
@@ -377,8 +373,8 @@ impl Midgame {
         let mut hash_move = NO_MOVE;
         if let Some(entry) = self.table.probe(board) {
             hash_move = entry.best;
-            if entry.depth as u32 >= depth {
-                let (lower, upper) = (entry.lower as i32, entry.upper as i32);
+            if entry.depth >= depth {
+                let (lower, upper) = (entry.lower, entry.upper);
                 if lower >= beta || lower == upper {
                     return lower;
                 }
@@ -448,7 +444,13 @@ impl Midgame {
             -INFINITY
         };
         let upper = if best < beta { best } else { INFINITY };
-        self.table.store(board, depth, best_move, lower, upper);
+        let estimate = Estimate {
+            lower,
+            upper,
+            best: best_move,
+            depth,
+        };
+        self.table.store(board, estimate);
         best
     }
 
@@ -500,6 +502,41 @@ mod tests {
             .map(|sq| -negamax(eval, &board.play(sq).unwrap(), depth - 1))
             .max()
             .unwrap()
+    }
+
+    #[test]
+    fn estimates_pack_and_unpack_exactly() {
+        for (lower, upper, best, depth) in [
+            (-INFINITY, INFINITY, NO_MOVE, 0),
+            (-1234, -17, 0, 1),
+            (-1, 0, 63, 60),
+            (2900, 6400, 27, 255),
+        ] {
+            let estimate = Estimate {
+                lower,
+                upper,
+                best,
+                depth,
+            };
+            let word = estimate.pack(200);
+            let back = Estimate::unpack(word);
+            assert_eq!(
+                (back.lower, back.upper, back.best, back.depth),
+                (lower, upper, best, depth)
+            );
+            assert_ne!(word, 0, "0 is an empty slot");
+            assert_eq!(Estimate::priority(word, 200), 1 << 8 | depth);
+            assert_eq!(Estimate::priority(word, 199), depth);
+        }
+        // Bounds beyond the search's range are kept at its ends.
+        let wide = Estimate {
+            lower: -99_999,
+            upper: 99_999,
+            best: NO_MOVE,
+            depth: 3,
+        };
+        let back = Estimate::unpack(wide.pack(0));
+        assert_eq!((back.lower, back.upper), (-INFINITY, INFINITY));
     }
 
     #[test]

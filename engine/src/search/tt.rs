@@ -1,12 +1,15 @@
-//! The transposition table: bounds on the exact score of boards already searched.
+//! Transposition tables: what searches know of boards already searched.
 //!
-//! Each entry keeps the whole board (so a hit is never a different position: answers stay
-//! exact), a lower and an upper bound, the best move and the number of empties. Buckets of
-//! two entries fill one 64-byte cache line together with a sequence counter that makes the
+//! Each entry keeps the whole board (so a hit is never a different position: exact answers
+//! stay exact) and one word of data, packed by the table's kind of [`Entry`]: the exact
+//! solver's bounds ([`Exact`]), or the midgame's depth-tagged estimates. Buckets of two
+//! entries fill one 64-byte cache line together with a sequence counter that makes the
 //! table safe to share between threads without locks on the read path: a writer that finds
 //! the bucket busy drops its store (it is only a cache), a reader retries while a write is
-//! under way, and a torn entry is never returned.
+//! under way, and a torn entry is never returned. A store for a board the bucket holds
+//! overwrites it; otherwise it replaces the entry of lower [`Entry::priority`].
 
+use std::marker::PhantomData;
 use std::sync::atomic::{fence, AtomicU64, Ordering::*};
 
 use crate::board::Board;
@@ -39,56 +42,84 @@ struct Bucket {
 // SAFETY: atomics only; all zero is an idle bucket of empty slots.
 unsafe impl crate::memory::Zeroable for Bucket {}
 
-/// Packed data word: lower+64 (8 bits), upper+64 (8), best move (8), empties (8),
-/// generation (8), log2 of nodes spent (8), selectivity (8).
-#[derive(Clone, Copy)]
-struct Data(u64);
+/// What a table keeps of a board besides the board, packed into one word.
+pub trait Entry {
+    /// What a probe gives back.
+    type Found;
+    /// The word kept for this entry, stored in search `generation`: never 0, which marks an
+    /// empty slot.
+    fn pack(&self, generation: u8) -> u64;
+    /// What the word `word` holds.
+    fn unpack(word: u64) -> Self::Found;
+    /// How much the word `word` is worth keeping in search `generation`: of a bucket's two
+    /// entries, a store replaces the one with the lower priority.
+    fn priority(word: u64, generation: u8) -> u32;
+}
 
-impl Data {
-    fn new(bounds: Bounds, empties: u32, generation: u8, cost: u8) -> Data {
-        Data(
-            (bounds.lower + 64) as u64
-                | ((bounds.upper + 64) as u64) << 8
-                | (bounds.best as u64) << 16
-                | (empties as u64) << 24
-                | (generation as u64) << 32
-                | (cost as u64) << 40
-                | (bounds.selectivity as u64) << 48
-                | 1 << 63,
-        )
+/// The exact solver's entry: bounds found at `empties` empties with `nodes` nodes.
+/// Packed: lower+64 (8 bits), upper+64 (8), best move (8), empties (8), generation (8),
+/// log2 of nodes spent (8), selectivity (8).
+#[derive(Clone, Copy, Debug)]
+pub struct Exact {
+    /// The bounds found.
+    pub bounds: Bounds,
+    /// Empty squares of the board.
+    pub empties: u32,
+    /// Nodes the search of the board took.
+    pub nodes: u64,
+}
+
+impl Entry for Exact {
+    type Found = Bounds;
+
+    #[inline(always)]
+    fn pack(&self, generation: u8) -> u64 {
+        let (bounds, cost) = (self.bounds, 64 - self.nodes.leading_zeros());
+        (bounds.lower + 64) as u64
+            | ((bounds.upper + 64) as u64) << 8
+            | (bounds.best as u64) << 16
+            | (self.empties as u64) << 24
+            | (generation as u64) << 32
+            | (cost as u64) << 40
+            | (bounds.selectivity as u64) << 48
+            | 1 << 63
     }
-    fn bounds(self) -> Bounds {
+
+    #[inline(always)]
+    fn unpack(word: u64) -> Bounds {
         Bounds {
-            lower: (self.0 & 0xff) as i32 - 64,
-            upper: (self.0 >> 8 & 0xff) as i32 - 64,
-            best: (self.0 >> 16 & 0xff) as u8,
-            selectivity: (self.0 >> 48 & 0xff) as u8,
+            lower: (word & 0xff) as i32 - 64,
+            upper: (word >> 8 & 0xff) as i32 - 64,
+            best: (word >> 16 & 0xff) as u8,
+            selectivity: (word >> 48 & 0xff) as u8,
         }
     }
-    fn generation(self) -> u8 {
-        (self.0 >> 32) as u8
-    }
-    /// Replacement priority: current generation first, then the costlier search.
-    fn priority(self, generation: u8) -> u32 {
-        let current = (self.generation() == generation) as u32;
-        let cost = (self.0 >> 40 & 0xff) as u32;
-        let empties = (self.0 >> 24 & 0xff) as u32;
+
+    /// Current generation first, then the costlier search, then more empties.
+    #[inline(always)]
+    fn priority(word: u64, generation: u8) -> u32 {
+        let current = ((word >> 32) as u8 == generation) as u32;
+        let cost = (word >> 40 & 0xff) as u32;
+        let empties = (word >> 24 & 0xff) as u32;
         current << 16 | cost << 8 | empties
     }
 }
 
-/// The exact solver's table of bounds, shared by its threads without locks (a bucket's
-/// sequence number tells a torn read), bounded by its size in MiB.
-pub struct TranspositionTable {
+/// A table of entries of kind `E` (by default the exact solver's bounds), shared by its
+/// threads without locks (a bucket's sequence number tells a torn read), bounded by its
+/// size in MiB.
+pub struct TranspositionTable<E = Exact> {
     buckets: crate::memory::ZeroedSlice<Bucket>,
     /// log2 of the number of buckets.
     index_bits: u32,
     generation: AtomicU64,
+    /// The entries' kind (`fn` so that the table is `Send` and `Sync` whatever `E` is).
+    entries: PhantomData<fn(E) -> E>,
 }
 
-impl TranspositionTable {
+impl<E: Entry> TranspositionTable<E> {
     /// A table of at most `megabytes` MiB (rounded down to a power of two buckets).
-    pub fn new(megabytes: usize) -> TranspositionTable {
+    pub fn new(megabytes: usize) -> TranspositionTable<E> {
         let bytes = megabytes.max(1) << 20;
         let fitting = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let count = 1 << fitting.ilog2();
@@ -97,6 +128,7 @@ impl TranspositionTable {
             buckets,
             index_bits: count.ilog2(),
             generation: AtomicU64::new(0),
+            entries: PhantomData,
         }
     }
 
@@ -138,9 +170,9 @@ impl TranspositionTable {
         }
     }
 
-    /// The bounds stored for `board`, if any.
+    /// What is stored for `board`, if anything.
     #[inline]
-    pub fn probe(&self, board: &Board) -> Option<Bounds> {
+    pub fn probe(&self, board: &Board) -> Option<E::Found> {
         let bucket = self.bucket(board);
         loop {
             let before = bucket.sequence.load(Acquire);
@@ -155,7 +187,7 @@ impl TranspositionTable {
                     && entry[0].load(Relaxed) == board.player
                     && entry[1].load(Relaxed) == board.opponent
                 {
-                    found = Some(Data(data).bounds());
+                    found = Some(E::unpack(data));
                     break;
                 }
             }
@@ -166,9 +198,9 @@ impl TranspositionTable {
         }
     }
 
-    /// Records `bounds` for `board` searched with `empties` empties at a cost of `nodes`.
+    /// Records `entry` for `board`.
     #[inline]
-    pub fn store(&self, board: &Board, empties: u32, bounds: Bounds, nodes: u64) {
+    pub fn store(&self, board: &Board, entry: E) {
         let bucket = self.bucket(board);
         let before = bucket.sequence.load(Relaxed);
         if before & 1 == 1
@@ -181,8 +213,7 @@ impl TranspositionTable {
         }
         fence(Release); // the odd sequence is seen before any of the entry's new words
         let generation = self.generation.load(Relaxed) as u8;
-        let cost = (64 - nodes.leading_zeros()) as u8;
-        let data = Data::new(bounds, empties, generation, cost);
+        let data = entry.pack(generation);
         let slot = bucket
             .entries
             .iter()
@@ -191,7 +222,7 @@ impl TranspositionTable {
             })
             .unwrap_or_else(|| {
                 let priority =
-                    |i: usize| Data(bucket.entries[i][2].load(Relaxed)).priority(generation);
+                    |i: usize| E::priority(bucket.entries[i][2].load(Relaxed), generation);
                 let empty = |i: usize| bucket.entries[i][2].load(Relaxed) == 0;
                 if empty(0) || (!empty(1) && priority(0) <= priority(1)) {
                     0
@@ -199,10 +230,10 @@ impl TranspositionTable {
                     1
                 }
             });
-        let entry = &bucket.entries[slot];
-        entry[0].store(board.player, Relaxed);
-        entry[1].store(board.opponent, Relaxed);
-        entry[2].store(data.0, Relaxed);
+        let slot = &bucket.entries[slot];
+        slot[0].store(board.player, Relaxed);
+        slot[1].store(board.opponent, Relaxed);
+        slot[2].store(data, Relaxed);
         bucket.sequence.store(before + 2, Release);
     }
 }
@@ -213,10 +244,10 @@ mod tests {
 
     #[test]
     fn stores_and_probes_exact_boards() {
-        let tt = TranspositionTable::new(1);
+        let tt: TranspositionTable = TranspositionTable::new(1);
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
         assert_eq!(tt.size_bytes(), 1 << 20);
-        assert_eq!(TranspositionTable::new(3).size_bytes(), 2 << 20);
+        assert_eq!(TranspositionTable::<Exact>::new(3).size_bytes(), 2 << 20);
         let b = Board::START;
         assert_eq!(tt.probe(&b), None);
         let bounds = Bounds {
@@ -225,7 +256,14 @@ mod tests {
             best: 37,
             selectivity: 5,
         };
-        tt.store(&b, 60, bounds, 1000);
+        tt.store(
+            &b,
+            Exact {
+                bounds,
+                empties: 60,
+                nodes: 1000,
+            },
+        );
         assert_eq!(tt.probe(&b), Some(bounds));
         assert_eq!(tt.probe(&b.pass()), None);
         let tighter = Bounds {
@@ -234,13 +272,20 @@ mod tests {
             best: 19,
             selectivity: 2,
         };
-        tt.store(&b, 60, tighter, 10);
+        tt.store(
+            &b,
+            Exact {
+                bounds: tighter,
+                empties: 60,
+                nodes: 10,
+            },
+        );
         assert_eq!(tt.probe(&b), Some(tighter));
     }
 
     #[test]
     fn replaces_the_cheaper_entry_when_full() {
-        let tt = TranspositionTable::new(1);
+        let tt: TranspositionTable = TranspositionTable::new(1);
         // Boards landing in one bucket: search for three with the same index.
         let index = |b: &Board| tt.index(b);
         let boards: Vec<Board> = (0u64..)
@@ -254,9 +299,30 @@ mod tests {
             best: NO_MOVE,
             selectivity: 5,
         };
-        tt.store(&boards[0], 20, bounds, 1 << 20);
-        tt.store(&boards[1], 10, bounds, 1 << 5);
-        tt.store(&boards[2], 12, bounds, 1 << 6);
+        tt.store(
+            &boards[0],
+            Exact {
+                bounds,
+                empties: 20,
+                nodes: 1 << 20,
+            },
+        );
+        tt.store(
+            &boards[1],
+            Exact {
+                bounds,
+                empties: 10,
+                nodes: 1 << 5,
+            },
+        );
+        tt.store(
+            &boards[2],
+            Exact {
+                bounds,
+                empties: 12,
+                nodes: 1 << 6,
+            },
+        );
         assert!(tt.probe(&boards[0]).is_some(), "the costly entry stays");
         assert!(tt.probe(&boards[1]).is_none(), "the cheap one goes");
         assert!(tt.probe(&boards[2]).is_some());
@@ -266,10 +332,11 @@ mod tests {
     fn positions_spread_evenly_over_the_buckets() {
         // Every distinct position 6 plies from the start (boards that differ in a few
         // nearby squares, where a weak hash clusters) into a table of 64 buckets.
-        let small = TranspositionTable {
+        let small = TranspositionTable::<Exact> {
             buckets: crate::memory::ZeroedSlice::new(0),
             index_bits: 6,
             generation: AtomicU64::new(0),
+            entries: PhantomData,
         };
         let mut level = vec![Board::START];
         for _ in 0..6 {
