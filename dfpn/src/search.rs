@@ -28,9 +28,9 @@ use arrayvec::ArrayVec;
 use std::sync::Arc;
 
 use engine::eval::{Evaluation, PatternEval};
-use engine::search::ordering::{shallow_value, sort_depth};
-use engine::search::tt::Bounds;
+use engine::search::Bounds;
 use engine::search::Solver;
+use engine::search::{shallow_value, sort_depth};
 use engine::stability::stable_discs;
 use engine::{Board, Move};
 
@@ -46,7 +46,7 @@ const HINT_MARGIN: i32 = 20;
 
 /// Empties of a node from which its children are graded by a shallow search rather than
 /// the static evaluation ([`Worker::value`]). The alpha-beta search ranks by searches from
-/// [`engine::search::ordering::SHALLOW_SORT_MIN`], but a proof-number tree holds many more
+/// [`engine::search::SHALLOW_SORT_MIN`], but a proof-number tree holds many more
 /// nodes just above its leaves than an alpha-beta tree does, and there the searches cost
 /// more than they save (measured in results/dfpn.md, session 31).
 const SHALLOW_FROM: u32 = 24;
@@ -123,7 +123,7 @@ impl Default for Options {
             epsilon: 0.25,
             table_mb: 192,
             leaf_table_mb: 64,
-            guess_empties: engine::search::root::SELECTIVE_MIN,
+            guess_empties: engine::search::SELECTIVE_MIN,
             threads: 1,
         }
     }
@@ -797,7 +797,7 @@ mod tests {
             Some(Bounds {
                 lower,
                 upper,
-                best: engine::search::tt::NO_MOVE,
+                best: engine::search::NO_MOVE,
                 selectivity: 0,
             })
         };

@@ -6,7 +6,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use engine::cpu::Isa;
-use engine::eval::patterns::features;
+use engine::eval::features;
 use engine::eval::{Evaluation, Features, HandEval, PatternEval};
 use engine::{isa_dispatch, isa_versions, reference, wordops, Board, Game};
 use rand::{rngs::SmallRng, SeedableRng};

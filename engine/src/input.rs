@@ -77,7 +77,7 @@ pub fn parse_any_position(source: &str, text: &str) -> Result<Position, ParseErr
 }
 
 /// An error naming `source:line` if the position fails the cheap reachability checks.
-pub fn check_possible(source: &str, line: usize, obf: &Obf) -> Result<(), ParseError> {
+pub(crate) fn check_possible(source: &str, line: usize, obf: &Obf) -> Result<(), ParseError> {
     match obf.position.board.impossibility() {
         Some(why) => Err(ParseError::new(
             source,

@@ -25,13 +25,13 @@ pub fn huge_page_vec<T>(count: usize, make: impl FnMut() -> T) -> Vec<T> {
 ///
 /// # Safety
 /// The all-zero bit pattern must be a valid value of the type.
-pub unsafe trait Zeroable {}
+pub(crate) unsafe trait Zeroable {}
 
 /// `len` values of `T`, all zero at first, in memory the system maps only where it is
 /// first written (an anonymous mapping on Unix; zeroed memory from the allocator
 /// elsewhere): a table of gigabytes costs nothing until a search uses it, where filling
 /// it costs about half a second per GiB (results/ffo.md), and huge pages are advised.
-pub struct ZeroedSlice<T: Zeroable> {
+pub(crate) struct ZeroedSlice<T: Zeroable> {
     ptr: std::ptr::NonNull<T>,
     len: usize,
 }

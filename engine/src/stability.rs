@@ -85,7 +85,7 @@ pub fn build_tables() {
 }
 
 /// The exactly stable discs of `p` on the four edges.
-pub fn stable_edges(p: u64, o: u64) -> u64 {
+pub(crate) fn stable_edges(p: u64, o: u64) -> u64 {
     let table = &*EDGE_STABILITY;
     let edge = |pb: u8, ob: u8| table[(pb as usize) << 8 | ob as usize];
     let rank1 = edge(p as u8, o as u8) as u64;

@@ -8,13 +8,13 @@
 //!
 //! Training them is [`crate::train`]'s.
 
-pub mod hand;
-pub mod patterns;
-pub mod weights;
+mod hand;
+pub(crate) mod patterns;
+pub(crate) mod weights;
 
 pub use hand::HandEval;
-pub use patterns::Features;
-pub use weights::PatternEval;
+pub use patterns::{features, Features, FEATURE_COUNT};
+pub use weights::{phase, phase_empties, PatternEval, WeightsError, PHASES};
 
 use crate::board::Board;
 

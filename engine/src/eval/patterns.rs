@@ -20,56 +20,54 @@ use crate::cpu::Isa;
 
 /// One pattern: the squares read, digit `i` of the index being `squares[i]`.
 pub struct Pattern {
-    /// Its name (e.g. "edge+2X").
-    pub name: &'static str,
     /// The squares it reads, the first the lowest digit.
     pub squares: &'static [u8],
 }
 
 /// The patterns (square indices: a1 = 0, h1 = 7, a2 = 8).
 pub const PATTERNS: [Pattern; 11] = [
+    // edge+2X
     Pattern {
-        name: "edge+2X",
         squares: &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],
     },
+    // corner 3x3
     Pattern {
-        name: "corner 3x3",
         squares: &[0, 1, 2, 8, 9, 10, 16, 17, 18],
     },
+    // corner 2x5
     Pattern {
-        name: "corner 2x5",
         squares: &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12],
     },
+    // line 2
     Pattern {
-        name: "line 2",
         squares: &[8, 9, 10, 11, 12, 13, 14, 15],
     },
+    // line 3
     Pattern {
-        name: "line 3",
         squares: &[16, 17, 18, 19, 20, 21, 22, 23],
     },
+    // line 4
     Pattern {
-        name: "line 4",
         squares: &[24, 25, 26, 27, 28, 29, 30, 31],
     },
+    // diagonal 8
     Pattern {
-        name: "diagonal 8",
         squares: &[0, 9, 18, 27, 36, 45, 54, 63],
     },
+    // diagonal 7
     Pattern {
-        name: "diagonal 7",
         squares: &[1, 10, 19, 28, 37, 46, 55],
     },
+    // diagonal 6
     Pattern {
-        name: "diagonal 6",
         squares: &[2, 11, 20, 29, 38, 47],
     },
+    // diagonal 5
     Pattern {
-        name: "diagonal 5",
         squares: &[3, 12, 21, 30, 39],
     },
+    // diagonal 4
     Pattern {
-        name: "diagonal 4",
         squares: &[4, 13, 22, 31],
     },
 ];

@@ -3,7 +3,7 @@
 //!
 //! File format (little-endian): the 8 bytes `OTHEVAL1`, then `u32` table size, `u32` number
 //! of phases and `u32` scale (weights are in 1/scale discs); then per phase, the weights
-//! of the table indices that [`patterns::fold`] keeps (the others share them), in index
+//! of the table indices that `patterns::fold` keeps (the others share them), in index
 //! order, as pairs of LEB128 numbers (count of zero weights before, zigzag-coded weight);
 //! a pair with weight 0 gives the trailing zeros and ends the phase. Weights never seen in
 //! training are zero, so this is much smaller than the plain table.
@@ -78,7 +78,7 @@ impl PatternEval {
     }
 
     /// Rounds weights in discs (`tables[phase][index]`, every index filled consistently
-    /// with [`patterns::fold`]) to the stored precision.
+    /// with `patterns::fold`) to the stored precision.
     pub fn from_discs(tables: &[Vec<f32>]) -> PatternEval {
         assert_eq!(tables.len(), PHASES);
         let limit = i16::MAX as f32;

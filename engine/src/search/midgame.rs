@@ -1,6 +1,6 @@
 //! Depth-limited search with the evaluation: principal-variation search with a
 //! transposition table of its own kind of entries (depth-tagged bounds in hundredths of a
-//! disc, in a [`crate::search::tt`] table), iterative deepening, and the exact solver
+//! disc, in the `tt` module's table), iterative deepening, and the exact solver
 //! taking over once the search reaches the end of the game.
 //!
 //! Scores are in hundredths of a disc for the side to move; exact ones are multiples of

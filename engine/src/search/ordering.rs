@@ -317,11 +317,6 @@ impl MoveList {
         }
     }
 
-    /// Moves in the list.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
     /// Whether the list has no move.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
@@ -432,7 +427,7 @@ mod tests {
             &crate::eval::HandEval,
             crate::flip::flip,
         );
-        assert_eq!(list.len(), 4);
+        assert_eq!(list.entries.len(), 4);
         assert_eq!(list.next_best().unwrap().0.to_string(), "f5");
         let rest: Bitboard = std::iter::from_fn(|| list.next_best().map(|m| m.0)).collect();
         assert_eq!(rest.to_string(), "d3 c4 e6");

@@ -132,11 +132,6 @@ impl<E: Entry> TranspositionTable<E> {
         }
     }
 
-    /// Bytes of memory the table holds.
-    pub fn size_bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>()
-    }
-
     /// Starts a new search: older entries become the first to be replaced.
     pub fn new_generation(&self) {
         self.generation.fetch_add(1, Relaxed);
@@ -246,8 +241,11 @@ mod tests {
     fn stores_and_probes_exact_boards() {
         let tt: TranspositionTable = TranspositionTable::new(1);
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
-        assert_eq!(tt.size_bytes(), 1 << 20);
-        assert_eq!(TranspositionTable::<Exact>::new(3).size_bytes(), 2 << 20);
+        assert_eq!(tt.buckets.len() * 64, 1 << 20);
+        assert_eq!(
+            TranspositionTable::<Exact>::new(3).buckets.len() * 64,
+            2 << 20
+        );
         let b = Board::START;
         assert_eq!(tt.probe(&b), None);
         let bounds = Bounds {

@@ -23,7 +23,7 @@ use rand::{RngExt, SeedableRng};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::eval::Evaluation;
-use crate::search::ordering::shallow_value;
+use crate::search::shallow_value;
 use crate::search::Solver;
 use crate::train::fit::Sample;
 

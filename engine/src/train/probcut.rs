@@ -1,6 +1,6 @@
 //! Measuring the ProbCut error model (`engine probcut`): how well shallow searches
 //! predict exact scores (endgame) and deeper searches (midgame). The tables of
-//! [`crate::search::probcut`] are written from these measurements.
+//! `search::probcut` are written from these measurements.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -11,8 +11,8 @@ use serde::Serialize;
 use crate::board::Board;
 use crate::eval::Evaluation;
 use crate::search::midgame::Midgame;
-use crate::search::ordering::shallow_value;
 use crate::search::probcut::midgame_prediction_depth;
+use crate::search::shallow_value;
 use crate::train::datagen::{Label, Labelled};
 use crate::train::fit::held_out;
 
@@ -99,7 +99,7 @@ pub struct DepthPredictionError {
 }
 
 /// The midgame prediction error for each of `depths` over `boards`: full-width searches at
-/// the depth and at its [`midgame_prediction_depth`] (the evaluation alone decides, no
+/// the depth and at its `midgame_prediction_depth` (the evaluation alone decides, no
 /// exact solving).
 pub fn measure_midgame(
     boards: &[Board],

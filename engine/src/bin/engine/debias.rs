@@ -16,7 +16,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use engine::cli::{self, Failure};
-use engine::eval::weights::{phase, phase_empties, PHASES};
+use engine::eval::{phase, phase_empties, PHASES};
 use engine::eval::{Evaluation, PatternEval};
 use engine::search::midgame::Midgame;
 use engine::Game;

@@ -58,7 +58,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         holdout: args.holdout,
     };
     let start = Instant::now();
-    let progress = cli::progress_bar(engine::eval::weights::PHASES as u64, "phases");
+    let progress = cli::progress_bar(engine::eval::PHASES as u64, "phases");
     let (tables, reports) = fit::fit(&samples, &options, |_| progress.inc(1));
     progress.finish_and_clear();
     let eval = PatternEval::from_discs(&tables);
