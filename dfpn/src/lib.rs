@@ -2,16 +2,17 @@
 //! exact scores by binary search over t, win/draw/loss, and proofs that can be checked
 //! without trusting this crate's search.
 //!
-//! One file per part: [`table`] (bounded proof-number table with garbage collection),
-//! [`search`] (the proof-number search), [`score`] (binary search and win/draw/loss),
-//! [`proof`] (proof graphs, their files and their checker).
+//! One file per part: `table` (bounded proof-number table with garbage collection, inside
+//! the crate), [`search`] (the proof-number search), `score` (binary search and
+//! win/draw/loss: [`Exact`], [`Step`]), [`proof`] (proof graphs, their files and their
+//! checker).
 
 #![warn(missing_docs)]
 
 pub mod proof;
-pub mod score;
+mod score;
 pub mod search;
-pub mod table;
+mod table;
 
 pub use engine::search::Wld;
 pub use proof::{check, check_exact, ExactProof, ExactProofFile, Proof, ProofFile};

@@ -20,7 +20,7 @@
 //!   (near the root, the value of the engine's move-ordering search),
 //!   pushed past the threshold where the alpha-beta table (the selective guess's searches)
 //!   has a bound on the node (mobility alone, or 1/1, to compare);
-//! - a table of bounded memory with garbage collection (see [`crate::table`]).
+//! - a table of bounded memory with garbage collection (the crate's `table` module).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 

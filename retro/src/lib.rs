@@ -1,7 +1,7 @@
 //! Retrospective Othello: which positions a legal game from the start can reach.
 //!
 //! [`enumerate`](mod@enumerate) counts the distinct positions level by level (by plies or by discs), in
-//! bounded memory ([`sorted`] spills to disk); [`maxmob`] finds the largest mobility within
+//! bounded memory (its `sorted` sets spill to disk); [`maxmob`] finds the largest mobility within
 //! a number of plies with a witness game; [`decide`](mod@decide) answers whether a game reaches a
 //! position, racing [`reach`](mod@reach) (backward to the frontier) against SAT solvers on satgen's
 //! question after the cheap [`refute`](mod@refute)s; [`estimate`] turns the answers for random boards
@@ -16,8 +16,8 @@ pub mod maxmob;
 pub mod reach;
 pub mod refute;
 pub mod sample;
-pub mod sorted;
-pub mod unmove;
+mod sorted;
+mod unmove;
 
 pub use decide::{decide, Decision, Method, Options, SatSolver};
 pub use enumerate::{Convention, Level, LevelCount};

@@ -17,7 +17,7 @@ use crate::unmove::unmoves;
 ///    board or empty in the position, it never flipped ([`never_flipped`]).
 /// 5. No last move: it is not the start, and no move of the side not to move (nor a
 ///    pass) leads to it. Every later position of a game follows another by one of these,
-///    and [`unmoves`] lists every such predecessor.
+///    and `unmove::unmoves` lists every such predecessor.
 pub fn refute(position: &Position) -> Option<String> {
     let board = &position.board;
     if let Some(why) = unplayable_disc(board) {

@@ -10,7 +10,7 @@
 //!   neighbour in some direction is an opponent disc whose `A` holds; an opponent disc flips
 //!   when `A` holds one way and `B` the other.
 //! - `wordops`: the core's table-free move generation and flip run on words of literals
-//!   ([`crate::wordops`]), every shift, and, or a gate (constants folded).
+//!   (the crate's module of that name), every shift, and, or a gate (constants folded).
 
 use std::cell::RefCell;
 

@@ -2,9 +2,11 @@
 //! has at least N legal moves? As CNF for SAT solvers, solved inside (varisat) or outside
 //! (any DIMACS solver), every model decoded and replayed by the core.
 //!
-//! [`cubes`] (a question split into independent parts), [`formula`] (clauses, Tseitin gates, rustsat's cardinality and at-most-one encodings),
-//! [`encode`](mod@encode) (the game under the variant rules), [`dimacs`] (files and solver output),
-//! [`decode`](mod@decode) (models back to checked games), [`solve`] (varisat), [`wordops`] (words of
+//! [`cubes`] (a question split into independent parts), [`formula`] (clauses, Tseitin
+//! gates, rustsat's cardinality and at-most-one encodings), [`encode`](mod@encode) (the
+//! game under the variant rules), [`dimacs`] (files and solver output),
+//! [`decode`](mod@decode) (models back to checked games), [`solve`] (varisat), [`lrat`]
+//! (the proof checker behind [`proof`]), and, inside the crate, `wordops` (words of
 //! literals for the core's table-free rules).
 
 #![warn(missing_docs)]
@@ -26,7 +28,7 @@ pub mod lrat;
 pub mod proof;
 pub mod solve;
 pub mod target;
-pub mod wordops;
+mod wordops;
 
 pub use decode::{decode, DecodeError, Decoded};
 pub use encode::{encode, Encoded, Encoding, Layout, Question, SideFilter};
