@@ -153,6 +153,10 @@ pub struct Options {
     /// Otherwise only solvers that write proofs run the whole question (varisat where
     /// none of `solvers` does), and every SAT "no" carries a checked proof.
     pub trust_unsat: bool,
+    /// The last worker opens with the whole question (the first solver that may answer
+    /// it), before the parts: where most positions are unreachable (random boards) the
+    /// whole question's UNSAT is the only "no", and the parts before it are time lost.
+    pub whole_first: bool,
 }
 
 /// The answer for one position.
@@ -352,12 +356,12 @@ pub fn decide(
     // turn goes to varisat. The parts' UNSAT only prunes: any solver may ask them.
     let proof_needed = keep.is_some() || !options.trust_unsat;
     let varisat_stands_in = proof_needed && !solvers.iter().any(SatSolver::writes_proof);
-    let sat_run = |k: usize| {
+    let sat_run = |run: Run| {
         let Run {
             solver: index,
             part,
             seed,
-        } = Run::of(k, solvers.len(), !no_passes);
+        } = run;
         if broken[index].load(Relaxed) {
             return;
         }
@@ -489,6 +493,7 @@ pub fn decide(
             }
         }
     };
+    let opening = Run::opening(solvers, !no_passes, proof_needed).filter(|_| options.whole_first);
     // A worker takes runs until one answers, or until the runs are spent (no external
     // solver: varisat once per part; every solver failed to run).
     let sat_runs = || loop {
@@ -497,7 +502,10 @@ pub fn decide(
         if done.load(Relaxed) || spent || broken.iter().all(|b| b.load(Relaxed)) {
             return;
         }
-        sat_run(k);
+        let run = Run::of(k, solvers.len(), !no_passes);
+        if Some(run) != opening {
+            sat_run(run);
+        }
     };
     let backward = || {
         let result = reach(
@@ -518,11 +526,16 @@ pub fn decide(
     std::thread::scope(|scope| {
         let (finished, all_finished) = std::sync::mpsc::channel::<()>();
         for w in 0..workers {
-            let (backward, sat_runs) = (&backward, &sat_runs);
+            let (backward, sat_runs, sat_run, done) = (&backward, &sat_runs, &sat_run, &done);
             let finished = finished.clone();
             scope.spawn(move || {
                 if w == 0 {
                     backward();
+                }
+                if let Some(run) = opening.filter(|_| w == workers - 1) {
+                    if !done.load(Relaxed) {
+                        sat_run(run);
+                    }
                 }
                 sat_runs();
                 let _ = finished.send(());
@@ -624,6 +637,17 @@ impl Run {
             part,
             seed: twice * round + rank + 1,
         }
+    }
+
+    /// The run [`Options::whole_first`] opens with: the schedule's first run of the whole
+    /// question that may answer (by a solver that proves UNSAT, or by any where its word
+    /// is trusted), so that the schedule skips it.
+    fn opening(solvers: &[SatSolver], odd_passes: bool, proof_needed: bool) -> Option<Run> {
+        (0..solvers.len() * Run::slots(odd_passes).len())
+            .map(|k| Run::of(k, solvers.len(), odd_passes))
+            .find(|run| {
+                run.part == PARTS - 1 && (!proof_needed || solvers[run.solver].writes_proof())
+            })
     }
 
     /// One solver's runs in a round: (part, runs of that part per round).
@@ -734,6 +758,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_opening_is_the_first_whole_question_that_may_answer() {
+        let run = |solver, part, seed| Some(Run { solver, part, seed });
+        let kissat = SatSolver::Command {
+            line: "kissat".into(),
+            lrat: false,
+        };
+        let cadical = SatSolver::Command {
+            line: "cadical".into(),
+            lrat: true,
+        };
+        let both = [kissat.clone(), cadical.clone()];
+        // Kissat's UNSAT is no answer without a proof: CaDiCaL's whole question opens.
+        assert_eq!(Run::opening(&both, false, true), run(1, 3, 1));
+        assert_eq!(Run::opening(&both, true, true), run(1, 3, 1));
+        // Trusted, the first solver's.
+        assert_eq!(Run::opening(&both, true, false), run(0, 3, 1));
+        assert_eq!(
+            Run::opening(&[SatSolver::Varisat], false, true),
+            run(0, 3, 1)
+        );
+        // None proves it: varisat stands in on its turn, as without `whole_first`.
+        assert_eq!(Run::opening(&[kissat], false, true), None);
+        // The opening is a run of the schedule (which then skips it).
+        let opening = Run::opening(&both, true, true).unwrap();
+        assert!((0..20).any(|k| Run::of(k, 2, true) == opening));
     }
 
     #[test]

@@ -118,7 +118,8 @@ fn sat_agrees_with_the_exhaustive_enumeration() {
 
 /// The decider with the backward search given no nodes: SAT alone (varisat) decides
 /// positions of random games with 16-22 discs (reachable, witnesses replayed) and near
-/// misses that the enumeration refutes at 14 discs and the cheaper stages do not (UNSAT).
+/// misses that the enumeration refutes at 14 discs and the cheaper stages do not (UNSAT),
+/// with the whole question first or last.
 #[test]
 fn decider_answers_by_sat_alone() {
     let frontier = Frontier::new(14).unwrap();
@@ -131,10 +132,18 @@ fn decider_answers_by_sat_alone() {
         quick_nodes: 0,
         time_limit: Some(Duration::from_secs(300)),
         trust_unsat: false,
+        whole_first: false,
     };
-    for (discs, seed) in [(16, 1), (19, 2), (22, 3)] {
+    // Each position once with the parts first, once (the last) with the whole question
+    // first (`whole_first`), which must find the games and refute as well.
+    let whole_first = Options {
+        whole_first: true,
+        ..options.clone()
+    };
+    let order = |i: usize| if i == 2 { &whole_first } else { &options };
+    for (i, (discs, seed)) in [(16, 1), (19, 2), (22, 3)].into_iter().enumerate() {
         let p = retro::sample::random_game_positions(discs, 1, seed)[0];
-        let d = decide(&frontier, &p, &options, &never, None).unwrap();
+        let d = decide(&frontier, &p, order(i), &never, None).unwrap();
         assert_eq!((d.reachable, d.method), (Some(true), Some(Method::Sat)));
         let mut q = Position::START;
         for &mv in d.witness.as_ref().unwrap() {
@@ -159,7 +168,7 @@ fn decider_answers_by_sat_alone() {
         // The first keeps its question and proof, which check again; the others' proofs
         // are checked and dropped.
         let keep = (refuted == 0).then(|| proofs.path().join("near-miss"));
-        let d = decide(&frontier, &p, &options, &never, keep.as_deref()).unwrap();
+        let d = decide(&frontier, &p, order(refuted), &never, keep.as_deref()).unwrap();
         assert_eq!((d.reachable, d.method), (Some(false), Some(Method::Sat)));
         assert_eq!(d.proof_checked, Some(true));
         let certificate = d.certificate.unwrap();

@@ -47,6 +47,11 @@ pub struct SearchArgs {
     /// whose proofs satgen does not check, then searches only for games.
     #[arg(long)]
     trust_unsat: bool,
+    /// One thread opens with the whole question, before the parts of it that find games
+    /// fastest: quicker where most positions are unreachable (random boards), slower to
+    /// find the games of real ones.
+    #[arg(long)]
+    whole_first: bool,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -74,6 +79,7 @@ impl SearchArgs {
                 .map(|t| cli::seconds(t, "--time-limit"))
                 .transpose()?,
             trust_unsat: self.trust_unsat,
+            whole_first: self.whole_first,
         })
     }
 }
