@@ -384,12 +384,19 @@ fn reach_by_sat<'a>(board: &'a str, solver: &'a str) -> Vec<&'a str> {
 }
 
 /// A position of a random game (20 discs), decided by SAT alone (varisat, the backward
-/// search given no nodes): every JSON field, and a witness that replays to it.
+/// search given no nodes, the whole question first): every JSON field, and a witness that
+/// replays to it.
 #[test]
 fn reach_by_sat_in_json() {
     let position = retro::sample::random_game_positions(20, 1, 4)[0];
     let obf = engine::Obf::new(position).to_string();
-    let output = retro(&[&reach_by_sat(&obf, "varisat")[..], &["--json"]].concat());
+    let output = retro(
+        &[
+            &reach_by_sat(&obf, "varisat")[..],
+            &["--json", "--whole-first"],
+        ]
+        .concat(),
+    );
     assert!(output.status.success(), "{output:?}");
     let row = &json_lines(&output)[0];
     assert_eq!(row["reachable"], true);
