@@ -771,7 +771,7 @@ mod tests {
             line: "cadical".into(),
             lrat: true,
         };
-        let both = [kissat.clone(), cadical.clone()];
+        let both = [kissat.clone(), cadical];
         // Kissat's UNSAT is no answer without a proof: CaDiCaL's whole question opens.
         assert_eq!(Run::opening(&both, false, true), run(1, 3, 1));
         assert_eq!(Run::opening(&both, true, true), run(1, 3, 1));
