@@ -150,8 +150,9 @@ pub struct Options {
     /// UNKNOWN after this long.
     pub time_limit: Option<Duration>,
     /// Take a solver's UNSAT of the whole question without a checked proof (Kissat's).
-    /// Otherwise only solvers that write proofs run the whole question (varisat where
-    /// none of `solvers` does), and every SAT "no" carries a checked proof.
+    /// Otherwise only the UNSAT of a solver that writes proofs answers the whole question
+    /// (varisat's where none of `solvers` does; the others search it for games), and
+    /// every SAT "no" carries a checked proof.
     pub trust_unsat: bool,
     /// The last worker opens with the whole question (the first solver that may answer
     /// it), before the parts: where most positions are unreachable (random boards) the
@@ -351,11 +352,16 @@ pub fn decide(
     let questions: [OnceLock<Target>; PARTS] = Default::default();
     // Solvers that failed to run (a missing program): never tried again.
     let broken: Vec<AtomicBool> = solvers.iter().map(|_| AtomicBool::new(false)).collect();
-    // The whole question's UNSAT is an answer, so it is asked only of solvers that prove
-    // it (unless their word is trusted); where none of them does, the first solver's
-    // turn goes to varisat. The parts' UNSAT only prunes: any solver may ask them.
+    // The whole question's UNSAT is an answer only from solvers that prove it (unless
+    // their word is trusted); where none of them does, the first solver's turn goes to
+    // varisat. The others still search it for games: only the whole question holds a
+    // game with a pass in the middle, and Kissat finds games sooner than CaDiCaL. The
+    // parts' UNSAT only prunes: any solver may ask them.
     let proof_needed = keep.is_some() || !options.trust_unsat;
     let varisat_stands_in = proof_needed && !solvers.iter().any(SatSolver::writes_proof);
+    // Set when a solver without a proof found the whole question UNSAT: no game, which
+    // its next seeds need not look for again (the answer waits for a proof).
+    let no_game_unproved = AtomicBool::new(false);
     let sat_run = |run: Run| {
         let Run {
             solver: index,
@@ -369,7 +375,8 @@ pub fn decide(
         let solver = match &solvers[index] {
             s if whole && proof_needed && !s.writes_proof() => match index {
                 0 if varisat_stands_in => &SatSolver::Varisat,
-                _ => return,
+                _ if no_game_unproved.load(Relaxed) => return,
+                _ => s,
             },
             s => s,
         };
@@ -479,7 +486,7 @@ pub fn decide(
                         proof: None,
                         proof_checked: Some(false),
                     }),
-                    Ok(None) => {}
+                    Ok(None) => no_game_unproved.store(true, Relaxed),
                     Err(e) => errors
                         .lock()
                         .expect("no panics")

@@ -769,6 +769,62 @@ fn unsat_without_a_checked_proof_is_not_taken() {
     }
 }
 
+/// A solver without a proof (Kissat) searches the whole question for games too (only it
+/// holds a game with a pass in the middle), but its UNSAT is no answer: stand-ins for
+/// Kissat, which notes each question it is asked and answers UNSAT, and CaDiCaL, whose
+/// LRAT proof is false. Kissat is asked the whole question once (its later seeds skip
+/// it), and the answer waits for a proof: UNKNOWN at the time limit.
+#[test]
+fn solvers_without_proofs_search_the_whole_question_for_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let asked = dir.path().join("asked");
+    let script = |name: &str, body: String| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, body).unwrap();
+        let mut permissions = std::fs::metadata(&path).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+        std::fs::set_permissions(&path, permissions).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let kissat = script(
+        "kissat",
+        format!(
+            "#!/bin/sh\n[ \"$1\" = --version ] && {{ echo 4.0.4; exit 0; }}\n\
+             for a; do last=$a; done\n\
+             if grep -q '^c satgen-cube' \"$last\"; then echo part; else echo whole; fi >> {}\n\
+             echo 's UNSATISFIABLE'\n",
+            asked.display()
+        ),
+    );
+    let cadical = script(
+        "cadical",
+        "#!/bin/sh\n[ \"$1\" = --version ] && { echo 2.2.1; exit 0; }\n\
+         for a; do last=$a; done\n\
+         case $last in *.lrat) echo '9999999 0 1 0' > \"$last\" ;; esac\n\
+         echo 's UNSATISFIABLE'\n"
+            .to_string(),
+    );
+    let position = retro::sample::random_game_positions(40, 1, 3)[0];
+    let obf = engine::Obf::new(position).to_string();
+    let output = retro(
+        &[
+            &reach_by_sat(&obf, &kissat)[..],
+            &["--sat-solver", &cadical, "--time-limit", "2", "--json"],
+        ]
+        .concat(),
+    );
+    assert!(output.status.success(), "{output:?}");
+    let row = json_lines(&output).remove(0);
+    assert_eq!(row["reachable"], serde_json::Value::Null, "{row}");
+    let asked = std::fs::read_to_string(&asked).unwrap();
+    assert_eq!(
+        asked.lines().filter(|l| *l == "whole").count(),
+        1,
+        "{asked}"
+    );
+    assert!(asked.lines().any(|l| l == "part"), "{asked}");
+}
+
 /// `retro check` takes the positions of a WTHOR database's games at `--empties`: all
 /// reachable, each with a witness game the core replays to it.
 #[test]

@@ -42,9 +42,9 @@ pub struct SearchArgs {
     #[arg(long, value_name = "DIR", conflicts_with = "trust_unsat")]
     proof: Option<PathBuf>,
     /// Take a SAT solver's UNSAT without a checked proof. By default every SAT "no"
-    /// carries one: only solvers that write proofs (CaDiCaL 1.9 or later: LRAT; varisat)
-    /// are asked the whole question, varisat standing in where none is raced; Kissat,
-    /// whose proofs satgen does not check, then searches only for games.
+    /// carries one: only the UNSAT of a solver that writes proofs (CaDiCaL 1.9 or later:
+    /// LRAT; varisat) answers the whole question, varisat standing in where none is
+    /// raced; Kissat, whose proofs satgen does not check, then searches only for games.
     #[arg(long)]
     trust_unsat: bool,
     /// One thread opens with the whole question, before the parts of it that find games
