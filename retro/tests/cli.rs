@@ -716,6 +716,28 @@ fn done_reruns_the_unknown_and_merge_puts_the_answers_over_them() {
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
+/// A shell script `name` in `dir` with `body`, made executable: a stand-in solver. Its
+/// path.
+fn stand_in(dir: &std::path::Path, name: &str, body: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, body).unwrap();
+    let mut permissions = std::fs::metadata(&path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&path, permissions).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// A stand-in solver of `version` that answers UNSAT to every question, with a false LRAT
+/// proof where it is asked for one.
+fn unsat_with_a_false_proof(version: &str) -> String {
+    format!(
+        "#!/bin/sh\n[ \"$1\" = --version ] && {{ echo {version}; exit 0; }}\n\
+         for a; do last=$a; done\n\
+         case $last in *.lrat) echo '9999999 0 1 0' > \"$last\" ;; esac\n\
+         echo 's UNSATISFIABLE'\n"
+    )
+}
+
 /// Stand-ins for Kissat (no proof) and CaDiCaL (LRAT, here a false one) that answer UNSAT
 /// to every question, on a reachable position: with `--trust-unsat` Kissat's word is
 /// taken and the certificate says it has no proof; by default and with `--proof DIR` it
@@ -724,25 +746,8 @@ fn done_reruns_the_unknown_and_merge_puts_the_answers_over_them() {
 #[test]
 fn unsat_without_a_checked_proof_is_not_taken() {
     let dir = tempfile::tempdir().unwrap();
-    let script = |name: &str, version: &str| {
-        let path = dir.path().join(name);
-        std::fs::write(
-            &path,
-            format!(
-                "#!/bin/sh\n[ \"$1\" = --version ] && {{ echo {version}; exit 0; }}\n\
-                 for a; do last=$a; done\n\
-                 case $last in *.lrat) echo '9999999 0 1 0' > \"$last\" ;; esac\n\
-                 echo 's UNSATISFIABLE'\n"
-            ),
-        )
-        .unwrap();
-        let mut permissions = std::fs::metadata(&path).unwrap().permissions();
-        std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
-        std::fs::set_permissions(&path, permissions).unwrap();
-        path.to_str().unwrap().to_string()
-    };
-    let kissat = script("kissat", "4.0.4");
-    let cadical = script("cadical", "2.2.1");
+    let kissat = stand_in(dir.path(), "kissat", &unsat_with_a_false_proof("4.0.4"));
+    let cadical = stand_in(dir.path(), "cadical", &unsat_with_a_false_proof("2.2.1"));
     let position = retro::sample::random_game_positions(40, 1, 3)[0];
     let obf = engine::Obf::new(position).to_string();
     let proofs = dir.path().join("proofs");
@@ -778,17 +783,10 @@ fn unsat_without_a_checked_proof_is_not_taken() {
 fn solvers_without_proofs_search_the_whole_question_for_games() {
     let dir = tempfile::tempdir().unwrap();
     let asked = dir.path().join("asked");
-    let script = |name: &str, body: String| {
-        let path = dir.path().join(name);
-        std::fs::write(&path, body).unwrap();
-        let mut permissions = std::fs::metadata(&path).unwrap().permissions();
-        std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
-        std::fs::set_permissions(&path, permissions).unwrap();
-        path.to_str().unwrap().to_string()
-    };
-    let kissat = script(
+    let kissat = stand_in(
+        dir.path(),
         "kissat",
-        format!(
+        &format!(
             "#!/bin/sh\n[ \"$1\" = --version ] && {{ echo 4.0.4; exit 0; }}\n\
              for a; do last=$a; done\n\
              if grep -q '^c satgen-cube' \"$last\"; then echo part; else echo whole; fi >> {}\n\
@@ -796,14 +794,7 @@ fn solvers_without_proofs_search_the_whole_question_for_games() {
             asked.display()
         ),
     );
-    let cadical = script(
-        "cadical",
-        "#!/bin/sh\n[ \"$1\" = --version ] && { echo 2.2.1; exit 0; }\n\
-         for a; do last=$a; done\n\
-         case $last in *.lrat) echo '9999999 0 1 0' > \"$last\" ;; esac\n\
-         echo 's UNSATISFIABLE'\n"
-            .to_string(),
-    );
+    let cadical = stand_in(dir.path(), "cadical", &unsat_with_a_false_proof("2.2.1"));
     let position = retro::sample::random_game_positions(40, 1, 3)[0];
     let obf = engine::Obf::new(position).to_string();
     let output = retro(

@@ -134,8 +134,8 @@ fn decider_answers_by_sat_alone() {
         trust_unsat: false,
         whole_first: false,
     };
-    // Each position once with the parts first, once (the last) with the whole question
-    // first (`whole_first`), which must find the games and refute as well.
+    // The last position of each kind with the whole question first (`whole_first`),
+    // which must find the games and refute as well; the others with the parts first.
     let whole_first = Options {
         whole_first: true,
         ..options.clone()
