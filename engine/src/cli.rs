@@ -417,6 +417,53 @@ fn physical_memory_mb() -> Option<u64> {
     None
 }
 
+/// Whose processor time a [`cpu_seconds`] reading counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CpuClock {
+    /// The calling thread's.
+    Thread,
+    /// Every thread of this process, and the child processes it has waited for (external
+    /// solvers): the cost of work that a run hands to several threads or programs.
+    ProcessAndChildren,
+}
+
+/// Processor seconds (user and system) used so far by `clock`'s scope, where the system
+/// says (`None` elsewhere). Wall seconds on a shared machine measure the load as much as
+/// the work; these measure the work.
+pub fn cpu_seconds(clock: CpuClock) -> Option<f64> {
+    #[cfg(unix)]
+    {
+        let read = |id: libc::clockid_t| {
+            let mut t = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            // SAFETY: clock_gettime writes only the timespec it is given.
+            (unsafe { libc::clock_gettime(id, &mut t) } == 0)
+                .then_some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
+        };
+        match clock {
+            CpuClock::Thread => read(libc::CLOCK_THREAD_CPUTIME_ID),
+            CpuClock::ProcessAndChildren => {
+                // SAFETY: getrusage writes only the rusage it is given; zeroed is a valid
+                // rusage.
+                let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+                if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } != 0 {
+                    return None;
+                }
+                let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+                let children = tv(usage.ru_utime) + tv(usage.ru_stime);
+                read(libc::CLOCK_PROCESS_CPUTIME_ID).map(|own| own + children)
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = clock;
+        None
+    }
+}
+
 /// Whether `score` and `mv` agree with the answers of `obf` (exact scores, or signs for
 /// win/draw/loss); `None` when the line carries no answers.
 pub fn check_answers(obf: &Obf, score: i32, mv: Option<Move>, wld: bool) -> Option<bool> {
@@ -661,6 +708,37 @@ pub fn selectivity_name(selectivity: Selectivity) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Work of this thread moves its clock and the process's; a waited-for child's work
+    /// moves the process's clock only.
+    #[test]
+    fn cpu_clocks_count_threads_and_children() {
+        let read = || {
+            (
+                cpu_seconds(CpuClock::Thread).unwrap(),
+                cpu_seconds(CpuClock::ProcessAndChildren).unwrap(),
+            )
+        };
+        let spin = |seconds: f64, clock: &dyn Fn() -> f64| {
+            let start = clock();
+            let mut x = 1u64;
+            while clock() - start < seconds {
+                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+            }
+        };
+        let (thread0, process0) = read();
+        spin(0.2, &|| cpu_seconds(CpuClock::Thread).unwrap());
+        let (thread1, process1) = read();
+        assert!(thread1 - thread0 >= 0.2 && process1 - process0 >= 0.2);
+        let status = std::process::Command::new("sh")
+            .args(["-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done"])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let (thread2, process2) = read();
+        assert!(thread2 - thread1 < 0.05, "the child is not this thread");
+        assert!(process2 - process1 >= 0.1, "the child's work is counted");
+    }
 
     #[test]
     fn memory_budgets_within_the_machine() {

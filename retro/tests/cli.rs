@@ -458,6 +458,12 @@ fn check_reports_method_certificate_and_unknown() {
         .contains("never have flipped"));
     assert!(rows[2]["reachable"].is_null());
     assert_eq!(rows[2]["certificate"], "time limit");
+    // The race kept at least one thread busy for its half second: a row left UNKNOWN
+    // says how much processor time it had. The rows' times are parts of the run's.
+    let cpu = |row: &serde_json::Value| row["cpu_seconds"].as_f64().unwrap();
+    assert!(cpu(&rows[2]) >= 0.25, "{}", rows[2]);
+    let rows_cpu: f64 = rows.iter().map(cpu).sum();
+    assert!(rows_cpu <= cpu(&summary) + 0.01, "{rows_cpu} {summary}");
     assert_eq!(
         (
             &summary["reachable"],
@@ -587,6 +593,20 @@ fn merge_puts_shards_back_together() {
         .map(|r| r["index"].as_u64().unwrap())
         .collect();
     assert_eq!(indexes, (1..=30).collect::<Vec<u64>>());
+    // Processor time adds up over the shards.
+    let cpu = |path: &str| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let last = text.lines().last().unwrap();
+        serde_json::from_str::<serde_json::Value>(last).unwrap()["cpu_seconds"]
+            .as_f64()
+            .unwrap()
+    };
+    let sum = cpu(&parts[0]) + cpu(&parts[1]);
+    assert!(
+        (summary["cpu_seconds"].as_f64().unwrap() - sum).abs() < 1e-9 && sum > 0.0,
+        "{summary}"
+    );
+    assert_eq!(summary["cpu_seconds_shards"], 2);
     let estimate = &summary["estimate"];
     assert!(
         estimate["positions"][1].as_f64().unwrap() > 0.0,

@@ -62,6 +62,9 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
     let mut shards = Vec::new();
     let mut interrupted = Vec::new();
     let mut seconds = 0.0;
+    // Processor seconds, summed over the summaries that give them (older runs did not),
+    // and how many did.
+    let mut cpu_seconds = (0.0, 0);
     let lines = cli::read_json_lines(&args.files)?;
     if lines
         .iter()
@@ -77,6 +80,9 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
         let value = &read.value;
         if value["summary"] == true {
             seconds += value["seconds"].as_f64().unwrap_or(0.0);
+            if let Some(cpu) = value["cpu_seconds"].as_f64() {
+                cpu_seconds = (cpu_seconds.0 + cpu, cpu_seconds.1 + 1);
+            }
             shards.push(value["shard"].as_str().unwrap_or("all").to_string());
             if value["interrupted"] == true {
                 interrupted.push(read.file.clone());
@@ -170,7 +176,8 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
             out,
             &serde_json::json!({"summary": true, "positions": positions, "reachable": reachable,
                 "unreachable": unreachable, "unchecked": unchecked, "unknown": unknown, "seconds": seconds,
-                "interrupted": !interrupted.is_empty(), "shards": shards,
+                "cpu_seconds": (cpu_seconds.1 > 0).then_some(cpu_seconds.0),
+                "cpu_seconds_shards": cpu_seconds.1, "interrupted": !interrupted.is_empty(), "shards": shards,
                 "by_method": by_method, "estimate": estimated}),
         )?;
         return Ok(());
@@ -196,11 +203,15 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
     writeln!(
         out,
-        "total: {positions} positions, {reachable} reachable, {unreachable} unreachable{}, {unknown} unknown, {seconds:.1} s wall in all shards",
+        "total: {positions} positions, {reachable} reachable, {unreachable} unreachable{}, {unknown} unknown, {seconds:.1} s wall in all shards{}",
         if unchecked > 0 {
             format!(" ({unchecked} of them without a checked proof)")
         } else {
             String::new()
+        },
+        match cpu_seconds {
+            (_, 0) => String::new(),
+            (cpu, n) => format!(", {cpu:.1} s of processor time in the {n} that say it"),
         }
     )?;
     if let Some(e) = estimated {

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
-use engine::cli::{self, Failure};
+use engine::cli::{self, CpuClock, Failure};
 use engine::{input, Color, Position};
 use rayon::prelude::*;
 use retro::{decide, Decision, Frontier, Method, Options, SatSolver};
@@ -139,6 +139,10 @@ struct Row {
     proof_checked: Option<bool>,
     nodes: u64,
     seconds: f64,
+    /// Processor seconds spent on it, solver processes included (null where the system
+    /// does not say): on a shared machine a position left UNKNOWN after little of it
+    /// was starved rather than hard.
+    cpu_seconds: Option<f64>,
 }
 
 /// Whether a row of `check --json` is a "no" by a solver (the flip accounting, SAT)
@@ -203,7 +207,7 @@ fn answer(
         std::fs::create_dir_all(dir)
             .map_err(|e| Failure::Input(format!("{}: {e}", dir.display())))?;
     }
-    combine(index, candidates, |p| {
+    combine(index, candidates, CpuClock::ProcessAndChildren, |p| {
         let keep = proofs.map(|dir| {
             dir.join(if candidates.len() > 1 {
                 format!("{index}-{}", p.side)
@@ -226,7 +230,7 @@ fn quick_answer(
     options: &Options,
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Option<Row> {
-    combine(index, candidates, |p| {
+    combine(index, candidates, CpuClock::Thread, |p| {
         Ok(retro::decide::quick(frontier, p, options, interrupt))
     })
     .ok()
@@ -234,13 +238,16 @@ fn quick_answer(
 }
 
 /// One row from the decisions on `candidates`, taken in turn until one is reachable or
-/// undecided; `None` if `decide` left one undecided with `None`.
+/// undecided; `None` if `decide` left one undecided with `None`. `clock` counts what
+/// `decide` runs on: its thread, or every thread and solver process.
 fn combine(
     index: usize,
     candidates: &[Position],
+    clock: CpuClock,
     mut decide: impl FnMut(&Position) -> Result<Option<Decision>, Failure>,
 ) -> Result<Option<Row>, Failure> {
     let start = Instant::now();
+    let cpu_start = cli::cpu_seconds(clock);
     let mut decisions: Vec<(Color, Decision)> = Vec::new();
     for p in candidates {
         let Some(decision) = decide(p)? else {
@@ -281,6 +288,7 @@ fn combine(
             .flatten(),
         nodes: decisions.iter().map(|(_, d)| d.nodes).sum(),
         seconds: start.elapsed().as_secs_f64(),
+        cpu_seconds: cpu_start.zip(cli::cpu_seconds(clock)).map(|(a, b)| b - a),
     }))
 }
 
@@ -431,6 +439,7 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
         writeln!(out, "{HEADER}")?;
     }
     let start = Instant::now();
+    let cpu_start = cli::cpu_seconds(CpuClock::ProcessAndChildren);
     let mut counts = [0usize; 3];
     let mut done = 0;
     let mut print = |mut row: Row, candidates: &[Position]| -> Result<(), Failure> {
@@ -498,18 +507,23 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
     progress.finish_and_clear();
     let interrupted = done < positions.len();
     let seconds = start.elapsed().as_secs_f64();
+    let cpu_seconds = cpu_start
+        .zip(cli::cpu_seconds(CpuClock::ProcessAndChildren))
+        .map(|(a, b)| b - a);
     let [reachable, unreachable, unknown] = counts;
     if json {
         cli::write_json(
             out,
             &serde_json::json!({"summary": true, "positions": done, "reachable": reachable,
                 "unreachable": unreachable, "unknown": unknown, "seconds": seconds,
-                "interrupted": interrupted, "shard": args.shard.map(|(i, n)| format!("{i}/{n}"))}),
+                "cpu_seconds": cpu_seconds, "interrupted": interrupted,
+                "shard": args.shard.map(|(i, n)| format!("{i}/{n}"))}),
         )?;
     } else {
         writeln!(
             out,
-            "total: {done} positions, {reachable} reachable, {unreachable} unreachable, {unknown} unknown, {seconds:.3} s{}",
+            "total: {done} positions, {reachable} reachable, {unreachable} unreachable, {unknown} unknown, {seconds:.3} s{}{}",
+            cpu_seconds.map_or(String::new(), |c| format!(" ({c:.1} s of processor time)")),
             if interrupted { " (interrupted)" } else { "" }
         )?;
     }
