@@ -464,6 +464,31 @@ pub fn cpu_seconds(clock: CpuClock) -> Option<f64> {
     }
 }
 
+/// Processor time since it was started, on one [`CpuClock`]: the counterpart of
+/// `Instant` for [`cpu_seconds`].
+#[derive(Clone, Copy, Debug)]
+pub struct CpuTimer {
+    clock: CpuClock,
+    start: Option<f64>,
+}
+
+impl CpuTimer {
+    /// A timer on `clock`, from now.
+    pub fn start(clock: CpuClock) -> CpuTimer {
+        CpuTimer {
+            clock,
+            start: cpu_seconds(clock),
+        }
+    }
+
+    /// Seconds since the start, where the system says.
+    pub fn elapsed(&self) -> Option<f64> {
+        self.start
+            .zip(cpu_seconds(self.clock))
+            .map(|(start, now)| now - start)
+    }
+}
+
 /// Whether `score` and `mv` agree with the answers of `obf` (exact scores, or signs for
 /// win/draw/loss); `None` when the line carries no answers.
 pub fn check_answers(obf: &Obf, score: i32, mv: Option<Move>, wld: bool) -> Option<bool> {
@@ -719,15 +744,12 @@ mod tests {
                 cpu_seconds(CpuClock::ProcessAndChildren).unwrap(),
             )
         };
-        let spin = |seconds: f64, clock: &dyn Fn() -> f64| {
-            let start = clock();
-            let mut x = 1u64;
-            while clock() - start < seconds {
-                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
-            }
-        };
         let (thread0, process0) = read();
-        spin(0.2, &|| cpu_seconds(CpuClock::Thread).unwrap());
+        let spin = CpuTimer::start(CpuClock::Thread);
+        let mut x = 1u64;
+        while spin.elapsed().unwrap() < 0.2 {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
         let (thread1, process1) = read();
         assert!(thread1 - thread0 >= 0.2 && process1 - process0 >= 0.2);
         let status = std::process::Command::new("sh")

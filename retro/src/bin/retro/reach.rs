@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
-use engine::cli::{self, CpuClock, Failure};
+use engine::cli::{self, CpuClock, CpuTimer, Failure};
 use engine::{input, Color, Position};
 use rayon::prelude::*;
 use retro::{decide, Decision, Frontier, Method, Options, SatSolver};
@@ -247,7 +247,7 @@ fn combine(
     mut decide: impl FnMut(&Position) -> Result<Option<Decision>, Failure>,
 ) -> Result<Option<Row>, Failure> {
     let start = Instant::now();
-    let cpu_start = cli::cpu_seconds(clock);
+    let cpu = CpuTimer::start(clock);
     let mut decisions: Vec<(Color, Decision)> = Vec::new();
     for p in candidates {
         let Some(decision) = decide(p)? else {
@@ -288,7 +288,7 @@ fn combine(
             .flatten(),
         nodes: decisions.iter().map(|(_, d)| d.nodes).sum(),
         seconds: start.elapsed().as_secs_f64(),
-        cpu_seconds: cpu_start.zip(cli::cpu_seconds(clock)).map(|(a, b)| b - a),
+        cpu_seconds: cpu.elapsed(),
     }))
 }
 
@@ -439,7 +439,7 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
         writeln!(out, "{HEADER}")?;
     }
     let start = Instant::now();
-    let cpu_start = cli::cpu_seconds(CpuClock::ProcessAndChildren);
+    let cpu = CpuTimer::start(CpuClock::ProcessAndChildren);
     let mut counts = [0usize; 3];
     let mut done = 0;
     let mut print = |mut row: Row, candidates: &[Position]| -> Result<(), Failure> {
@@ -507,9 +507,7 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
     progress.finish_and_clear();
     let interrupted = done < positions.len();
     let seconds = start.elapsed().as_secs_f64();
-    let cpu_seconds = cpu_start
-        .zip(cli::cpu_seconds(CpuClock::ProcessAndChildren))
-        .map(|(a, b)| b - a);
+    let cpu_seconds = cpu.elapsed();
     let [reachable, unreachable, unknown] = counts;
     if json {
         cli::write_json(
