@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use engine::cli::{CpuClock, CpuTimer};
 use engine::{Move, Position};
 use satgen::solve::{Embedded, Outcome};
 use satgen::target::{decode_target, encode_target, Cube, Target};
@@ -149,6 +150,10 @@ pub struct Options {
     pub quick_nodes: u64,
     /// UNKNOWN after this long.
     pub time_limit: Option<Duration>,
+    /// UNKNOWN after this many seconds of processor time on the position: every thread
+    /// and solver process together, read up to ten times a second. The same work on a
+    /// loaded machine as on an idle one, where a wall-clock limit counts the load too.
+    pub cpu_limit: Option<f64>,
     /// Take a solver's UNSAT of the whole question without a checked proof (Kissat's).
     /// Otherwise only the UNSAT of a solver that writes proofs answers the whole question
     /// (varisat's where none of `solvers` does; the others search it for games), and
@@ -305,10 +310,16 @@ pub fn decide(
     keep: Option<&Path>,
 ) -> Result<Decision, String> {
     let start = Instant::now();
+    // Read only under a limit: a reading scans the processes.
+    let cpu = options
+        .cpu_limit
+        .map(|_| CpuTimer::start(CpuClock::ProcessAndChildren));
     if let Some(decision) = quick(frontier, position, options, interrupt) {
         return Ok(decision);
     }
     let done = AtomicBool::new(false);
+    // Whether the processor-time limit stopped the race.
+    let mut cpu_spent = false;
     let found: Mutex<Option<Found>> = Mutex::new(None);
     let errors = Mutex::new(Vec::new());
     let nodes = Mutex::new(0u64);
@@ -548,9 +559,12 @@ pub fn decide(
                 let _ = finished.send(());
             });
         }
-        // Watch the clock and the interrupt until every racer is back (they stop as soon
-        // as one answered).
+        // Watch the clocks and the interrupt until every racer is back (they stop as soon
+        // as one answered). A reading of processor time scans every process of the
+        // machine: it is taken at most every CPU_READ_EVERY, and at most a twentieth of
+        // the time.
         let mut back = 0;
+        let mut next_cpu_read = Instant::now();
         while back < workers {
             match all_finished.recv_timeout(Duration::from_millis(5)) {
                 Ok(()) => back += 1,
@@ -558,7 +572,16 @@ pub fn decide(
                     let late = options
                         .time_limit
                         .is_some_and(|limit| start.elapsed() >= limit);
-                    if late || interrupt.load(Relaxed) {
+                    let spent = options.cpu_limit.zip(cpu).is_some_and(|(limit, cpu)| {
+                        let now = Instant::now();
+                        now >= next_cpu_read && {
+                            let used = cpu.elapsed();
+                            next_cpu_read = Instant::now() + CPU_READ_EVERY.max(now.elapsed() * 20);
+                            used.is_some_and(|used| used >= limit)
+                        }
+                    });
+                    cpu_spent |= spent;
+                    if late || spent || interrupt.load(Relaxed) {
                         done.store(true, Relaxed);
                     }
                 }
@@ -570,7 +593,10 @@ pub fn decide(
     let Some(found) = found.into_inner().expect("no panics") else {
         let errors = errors.into_inner().expect("no panics");
         if let Some(first) = errors.first() {
-            if !interrupt.load(Relaxed) && options.time_limit.is_none_or(|l| start.elapsed() < l) {
+            if !interrupt.load(Relaxed)
+                && !cpu_spent
+                && options.time_limit.is_none_or(|l| start.elapsed() < l)
+            {
                 return Err(first.clone());
             }
         }
@@ -580,6 +606,8 @@ pub fn decide(
             witness: None,
             certificate: Some(if interrupt.load(Relaxed) {
                 "interrupted".into()
+            } else if cpu_spent {
+                "processor time limit".into()
             } else {
                 "time limit".into()
             }),
@@ -614,6 +642,9 @@ pub fn decide(
         seconds,
     })
 }
+
+/// How often the race reads the processor time it has spent, for [`Options::cpu_limit`].
+const CPU_READ_EVERY: Duration = Duration::from_millis(100);
 
 /// The parts of the question the race solves: without passes, with a single pass before
 /// the last move, without passes before the last moves, whole.

@@ -500,6 +500,59 @@ fn a_missing_solver_is_one_line_and_exit_2() {
     assert!(err.contains("cannot run \"/no/such/solver\""), "{err}");
 }
 
+/// `--cpu-limit` counts what a solver spends while it runs: a stand-in solver that spins
+/// is stopped after a second of it, long before the wall clock's limit, and the row says
+/// which limit it was and shows that second. A solver that waits spends nothing, and the
+/// wall clock stops it.
+#[test]
+fn the_processor_time_limit_counts_a_running_solver() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.obf");
+    let position = retro::sample::random_game_positions(40, 1, 3)[0];
+    std::fs::write(&file, engine::Obf::new(position).to_string() + "\n").unwrap();
+    let spin = dir.path().join("spin.sh");
+    std::fs::write(&spin, "while :; do :; done\n").unwrap();
+    let wait = dir.path().join("wait.sh");
+    std::fs::write(&wait, "sleep 100; true\n").unwrap();
+    let check = |solver: &std::path::Path| {
+        let solver = format!("sh {}", solver.display());
+        let args = [
+            "check",
+            file.to_str().unwrap(),
+            "--frontier-discs",
+            "8",
+            "--quick-nodes",
+            "0",
+            "--backward-nodes",
+            "0",
+            "--threads",
+            "1",
+            "--sat-solver",
+            &solver,
+            "--trust-unsat",
+            "--cpu-limit",
+            "1",
+            "--time-limit",
+            "8",
+            "--json",
+        ];
+        let output = retro(&args);
+        assert!(output.status.success(), "{output:?}");
+        json_lines(&output)[0].clone()
+    };
+    let row = check(&spin);
+    assert!(row["reachable"].is_null(), "{row}");
+    assert_eq!(row["certificate"], "processor time limit", "{row}");
+    let (seconds, cpu) = (
+        row["seconds"].as_f64().unwrap(),
+        row["cpu_seconds"].as_f64().unwrap(),
+    );
+    assert!(cpu >= 1.0 && seconds < 8.0, "{row}");
+    let row = check(&wait);
+    assert_eq!(row["certificate"], "time limit", "{row}");
+    assert!(row["seconds"].as_f64().unwrap() >= 8.0, "{row}");
+}
+
 /// `sample --random-boards` writes a file `check` reads: one row per board, and the
 /// placement-order rule refutes many of them without search.
 #[test]

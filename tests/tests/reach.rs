@@ -131,6 +131,7 @@ fn decider_answers_by_sat_alone() {
         memo_entries: 1 << 20,
         quick_nodes: 0,
         time_limit: Some(Duration::from_secs(300)),
+        cpu_limit: None,
         trust_unsat: false,
         whole_first: false,
     };
@@ -186,6 +187,7 @@ fn decider_answers_by_sat_alone() {
     // Undecided within the limit: UNKNOWN, not a hang.
     let late = Options {
         time_limit: Some(Duration::ZERO),
+        cpu_limit: None,
         ..options
     };
     let p = retro::sample::random_game_positions(40, 1, 9)[0];

@@ -52,6 +52,11 @@ pub struct SearchArgs {
     /// find the games of real ones.
     #[arg(long)]
     whole_first: bool,
+    /// Give up (UNKNOWN) once the position has used this many seconds of processor
+    /// time, every thread and solver process together (Linux): the same work whatever
+    /// else runs on the machine, where the wall-clock --time-limit counts the load too.
+    #[arg(long, value_name = "SECONDS")]
+    cpu_limit: Option<f64>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -77,6 +82,18 @@ impl SearchArgs {
             quick_nodes: self.quick_nodes,
             time_limit: time_limit
                 .map(|t| cli::seconds(t, "--time-limit"))
+                .transpose()?,
+            cpu_limit: self
+                .cpu_limit
+                .map(|t| {
+                    cli::seconds(t, "--cpu-limit")?;
+                    match cli::cpu_seconds(CpuClock::ProcessAndChildren) {
+                        Some(_) => Ok(t),
+                        None => Err(Failure::Input(format!(
+                            "--cpu-limit {t}: this system does not report processor time"
+                        ))),
+                    }
+                })
                 .transpose()?,
             trust_unsat: self.trust_unsat,
             whole_first: self.whole_first,
@@ -106,9 +123,10 @@ pub struct CheckArgs {
     /// Take only positions I, I+N, I+2N... (1-based), for clusters.
     #[arg(long, value_name = "I/N", value_parser = cli::parse_shard)]
     shard: Option<(usize, usize)>,
-    /// Seconds per position before it is left UNKNOWN.
-    #[arg(long, default_value_t = 60.0)]
-    time_limit: f64,
+    /// Seconds per position before it is left UNKNOWN [default: 60, none with
+    /// --cpu-limit].
+    #[arg(long)]
+    time_limit: Option<f64>,
     /// Skip the positions that these JSON Lines files (earlier `check --json` runs of the
     /// same file) decided: an interrupted run goes on where it stopped, and what a run
     /// left UNKNOWN is decided again (say with a longer --time-limit), as is a "no" by
@@ -427,9 +445,16 @@ pub fn row_index(read: &cli::JsonLine) -> Result<u64, Failure> {
     Ok(index)
 }
 
+/// `check`'s wall-clock seconds per position where no limit is given: every file ends.
+const CHECK_TIME_LIMIT: f64 = 60.0;
+
 pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
     let positions = read_check_file(args)?;
-    let options = args.search.options(Some(args.time_limit))?;
+    let time_limit = match (args.time_limit, args.search.cpu_limit) {
+        (None, None) => Some(CHECK_TIME_LIMIT),
+        (limit, _) => limit,
+    };
+    let options = args.search.options(time_limit)?;
     let pool = cli::thread_pool(args.search.run.threads)?;
     let frontier = frontier(&args.search, &pool)?;
     let interrupt = cli::interrupt_flag();
