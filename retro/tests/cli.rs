@@ -553,6 +553,42 @@ fn the_processor_time_limit_counts_a_running_solver() {
     assert!(row["seconds"].as_f64().unwrap() >= 8.0, "{row}");
 }
 
+/// Of two UNKNOWN tries at one position, `merge` keeps the one with more processor time
+/// where both give it (a try starved by the load has more wall time and less work), else
+/// the longer.
+#[test]
+fn merge_keeps_the_unknown_try_with_more_processor_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let starved = write(
+        "starved.jsonl",
+        r#"{"index":1,"reachable":null,"certificate":"time limit","seconds":100.0,"cpu_seconds":50.0}"#,
+    );
+    let worked = write(
+        "worked.jsonl",
+        r#"{"index":1,"reachable":null,"certificate":"processor time limit","seconds":60.0,"cpu_seconds":120.0}"#,
+    );
+    let older = write(
+        "older.jsonl",
+        r#"{"index":1,"reachable":null,"certificate":"older","seconds":90.0}"#,
+    );
+    let kept = |files: [&str; 2]| {
+        let output = retro(&["merge", "--json", files[0], files[1]]);
+        assert!(output.status.success(), "{output:?}");
+        json_lines(&output)[0]["certificate"].clone()
+    };
+    for files in [[&starved, &worked], [&worked, &starved]] {
+        assert_eq!(kept([files[0], files[1]]), "processor time limit");
+    }
+    for files in [[&older, &worked], [&worked, &older]] {
+        assert_eq!(kept([files[0], files[1]]), "older");
+    }
+}
+
 /// `sample --random-boards` writes a file `check` reads: one row per board, and the
 /// placement-order rule refutes many of them without search.
 #[test]

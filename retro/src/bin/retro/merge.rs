@@ -91,10 +91,16 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
         }
         let index = row_index(&read)?;
         // A rerun (`check --done`) answers again only what was left UNKNOWN or unchecked:
-        // its answer replaces that row, and of two UNKNOWN rows the longer try stands. A
+        // its answer replaces that row, and of two UNKNOWN rows the longer try stands
+        // (by processor time where both give it: wall time counts the machine's load). A
         // position decided twice otherwise is a part read twice, or answers that disagree.
         if let Some((row, other)) = read_rows.get(&index) {
-            let seconds = |row: &serde_json::Value| row["seconds"].as_f64().unwrap_or(0.0);
+            let key = if row["cpu_seconds"].is_f64() && value["cpu_seconds"].is_f64() {
+                "cpu_seconds"
+            } else {
+                "seconds"
+            };
+            let seconds = |row: &serde_json::Value| row[key].as_f64().unwrap_or(0.0);
             match (row["reachable"].as_bool(), value["reachable"].as_bool()) {
                 (Some(old), Some(new)) if old != new => {
                     return Err(bad(&format!(
