@@ -153,7 +153,7 @@ pub struct Options {
     /// UNKNOWN after this many seconds of processor time on the position: every thread
     /// and solver process together, read up to ten times a second. The same work on a
     /// loaded machine as on an idle one, where a wall-clock limit counts the load too.
-    pub cpu_limit: Option<f64>,
+    pub cpu_limit: Option<Duration>,
     /// Take a solver's UNSAT of the whole question without a checked proof (Kissat's).
     /// Otherwise only the UNSAT of a solver that writes proofs answers the whole question
     /// (varisat's where none of `solvers` does; the others search it for games), and
@@ -310,10 +310,14 @@ pub fn decide(
     keep: Option<&Path>,
 ) -> Result<Decision, String> {
     let start = Instant::now();
-    // Read only under a limit: a reading scans the processes.
-    let cpu = options
-        .cpu_limit
-        .map(|_| CpuTimer::start(CpuClock::ProcessAndChildren));
+    // The processor-time limit and its timer (read only under a limit: a reading scans
+    // the processes).
+    let cpu_limit = options.cpu_limit.map(|limit| {
+        (
+            limit.as_secs_f64(),
+            CpuTimer::start(CpuClock::ProcessAndChildren),
+        )
+    });
     if let Some(decision) = quick(frontier, position, options, interrupt) {
         return Ok(decision);
     }
@@ -572,7 +576,7 @@ pub fn decide(
                     let late = options
                         .time_limit
                         .is_some_and(|limit| start.elapsed() >= limit);
-                    let spent = options.cpu_limit.zip(cpu).is_some_and(|(limit, cpu)| {
+                    let spent = cpu_limit.is_some_and(|(limit, cpu)| {
                         let now = Instant::now();
                         now >= next_cpu_read && {
                             let used = cpu.elapsed();

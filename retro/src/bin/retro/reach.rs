@@ -85,14 +85,11 @@ impl SearchArgs {
                 .transpose()?,
             cpu_limit: self
                 .cpu_limit
-                .map(|t| {
-                    cli::seconds(t, "--cpu-limit")?;
-                    match cli::cpu_seconds(CpuClock::ProcessAndChildren) {
-                        Some(_) => Ok(t),
-                        None => Err(Failure::Input(format!(
-                            "--cpu-limit {t}: this system does not report processor time"
-                        ))),
-                    }
+                .map(|t| match cli::cpu_seconds(CpuClock::ProcessAndChildren) {
+                    Some(_) => cli::seconds(t, "--cpu-limit"),
+                    None => Err(Failure::Input(format!(
+                        "--cpu-limit {t}: this system does not report processor time"
+                    ))),
                 })
                 .transpose()?,
             trust_unsat: self.trust_unsat,
