@@ -190,6 +190,10 @@ pub struct Decision {
     pub nodes: u64,
     /// Wall time for the position.
     pub seconds: f64,
+    /// The processor seconds it was given, where [`Options::cpu_limit`] left it
+    /// undecided: a later run with no more than that need not ask again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_limit: Option<f64>,
 }
 
 fn moves_text<S: serde::Serializer>(moves: &Option<Vec<Move>>, s: S) -> Result<S::Ok, S::Error> {
@@ -230,6 +234,7 @@ pub fn quick(
             proof_checked: found.proof_checked,
             nodes,
             seconds: start.elapsed().as_secs_f64(),
+            cpu_limit: None,
         })
     };
     if let Some(why) = crate::refute::refute(position) {
@@ -620,6 +625,10 @@ pub fn decide(
             proof_checked: None,
             nodes,
             seconds,
+            cpu_limit: options
+                .cpu_limit
+                .filter(|_| cpu_spent && !interrupt.load(Relaxed))
+                .map(|limit| limit.as_secs_f64()),
         });
     };
     if let Some(witness) = &found.witness {
@@ -644,6 +653,7 @@ pub fn decide(
         proof_checked: found.proof_checked,
         nodes,
         seconds,
+        cpu_limit: None,
     })
 }
 

@@ -502,8 +502,8 @@ fn a_missing_solver_is_one_line_and_exit_2() {
 
 /// `--cpu-limit` counts what a solver spends while it runs: a stand-in solver that spins
 /// is stopped after a second of it, long before the wall clock's limit, and the row says
-/// which limit it was and shows that second. A solver that waits spends nothing, and the
-/// wall clock stops it.
+/// which limit it was and shows that second; `--done` asks it again only with a larger
+/// limit. A solver that waits spends nothing, and the wall clock stops it.
 #[test]
 fn the_processor_time_limit_counts_a_running_solver() {
     let dir = tempfile::tempdir().unwrap();
@@ -514,9 +514,9 @@ fn the_processor_time_limit_counts_a_running_solver() {
     std::fs::write(&spin, "while :; do :; done\n").unwrap();
     let wait = dir.path().join("wait.sh");
     std::fs::write(&wait, "sleep 100; true\n").unwrap();
-    let check = |solver: &std::path::Path| {
+    let check = |solver: &std::path::Path, cpu_limit: &str, done: &[&str]| {
         let solver = format!("sh {}", solver.display());
-        let args = [
+        let mut args = vec![
             "check",
             file.to_str().unwrap(),
             "--frontier-discs",
@@ -531,25 +531,40 @@ fn the_processor_time_limit_counts_a_running_solver() {
             &solver,
             "--trust-unsat",
             "--cpu-limit",
-            "1",
+            cpu_limit,
             "--time-limit",
             "8",
             "--json",
         ];
+        args.extend(done);
         let output = retro(&args);
         assert!(output.status.success(), "{output:?}");
-        json_lines(&output)[0].clone()
+        let mut rows = json_lines(&output);
+        rows.pop();
+        rows
     };
-    let row = check(&spin);
+    let rows = check(&spin, "1", &[]);
+    let row = &rows[0];
     assert!(row["reachable"].is_null(), "{row}");
     assert_eq!(row["certificate"], "processor time limit", "{row}");
+    assert_eq!(row["cpu_limit"], 1.0, "{row}");
     let (seconds, cpu) = (
         row["seconds"].as_f64().unwrap(),
         row["cpu_seconds"].as_f64().unwrap(),
     );
     assert!(cpu >= 1.0 && seconds < 8.0, "{row}");
-    let row = check(&wait);
+    // `--done` does not ask again what this limit already left UNKNOWN, but a larger
+    // one does.
+    let first = dir.path().join("first.jsonl");
+    std::fs::write(&first, row.to_string()).unwrap();
+    let done = ["--done", first.to_str().unwrap()];
+    assert_eq!(check(&spin, "1", &done).len(), 0);
+    let rows = check(&spin, "1.5", &done);
+    assert_eq!(rows[0]["cpu_limit"], 1.5, "{rows:?}");
+    let rows = check(&wait, "1", &[]);
+    let row = &rows[0];
     assert_eq!(row["certificate"], "time limit", "{row}");
+    assert!(row["cpu_limit"].is_null(), "{row}");
     assert!(row["seconds"].as_f64().unwrap() >= 8.0, "{row}");
 }
 

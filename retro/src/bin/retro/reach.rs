@@ -127,7 +127,9 @@ pub struct CheckArgs {
     /// Skip the positions that these JSON Lines files (earlier `check --json` runs of the
     /// same file) decided: an interrupted run goes on where it stopped, and what a run
     /// left UNKNOWN is decided again (say with a longer --time-limit), as is a "no" by
-    /// a solver whose proof was not checked (`--trust-unsat`, older runs). `retro merge` of
+    /// a solver whose proof was not checked (`--trust-unsat`, older runs). With
+    /// --cpu-limit, a position left UNKNOWN by a --cpu-limit at least as large is
+    /// skipped too: a requeued job does not repeat it. `retro merge` of
     /// the old and new files puts each new answer over the UNKNOWN it replaces. Takes
     /// several files (`--done part*.jsonl`).
     #[arg(long, value_name = "FILE", num_args = 1..)]
@@ -158,6 +160,10 @@ struct Row {
     /// does not say): on a shared machine a position left UNKNOWN after little of it
     /// was starved rather than hard.
     cpu_seconds: Option<f64>,
+    /// The --cpu-limit that left it UNKNOWN (absent otherwise): `--done` asks again only
+    /// with a larger one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cpu_limit: Option<f64>,
 }
 
 /// Whether a row of `check --json` is a "no" by a solver (the flip accounting, SAT)
@@ -304,6 +310,7 @@ fn combine(
         nodes: decisions.iter().map(|(_, d)| d.nodes).sum(),
         seconds: start.elapsed().as_secs_f64(),
         cpu_seconds: cpu.elapsed(),
+        cpu_limit: last.cpu_limit,
     }))
 }
 
@@ -398,14 +405,21 @@ fn read_check_file(args: &CheckArgs) -> Result<Vec<(usize, Vec<Position>)>, Fail
     if let Some((i, n)) = args.shard {
         numbered.retain(|(index, _)| (index - 1) % n == i - 1);
     }
-    let decided = decided(&args.done, positions_in_file)?;
-    numbered.retain(|(index, _)| !decided.contains(index));
+    let settled = settled(&args.done, positions_in_file, args.search.cpu_limit)?;
+    numbered.retain(|(index, _)| !settled.contains(index));
     Ok(numbered)
 }
 
-/// The positions that the `check --json` rows of `files` decided (of a file of `count`).
-fn decided(files: &[PathBuf], count: usize) -> Result<HashSet<usize>, Failure> {
-    let mut decided = HashSet::new();
+/// The positions that the `check --json` rows of `files` decided (of a file of `count`),
+/// or left UNKNOWN after at least `cpu_limit` of processor time: a run resumed with the
+/// same limit (a requeued cluster job) does not repeat them, while one with a longer
+/// limit, or a wall-clock one (whose UNKNOWN may have been starved by the load), does.
+fn settled(
+    files: &[PathBuf],
+    count: usize,
+    cpu_limit: Option<f64>,
+) -> Result<HashSet<usize>, Failure> {
+    let mut settled = HashSet::new();
     for read in cli::read_json_lines(files)? {
         let row = &read.value;
         if row["summary"] == true {
@@ -418,11 +432,14 @@ fn decided(files: &[PathBuf], count: usize) -> Result<HashSet<usize>, Failure> {
                 read.at()
             )));
         }
-        if row["reachable"].is_boolean() && !unchecked_no(row) {
-            decided.insert(index as usize);
+        let tried_enough = cpu_limit
+            .zip(row["cpu_limit"].as_f64())
+            .is_some_and(|(now, then)| then >= now);
+        if (row["reachable"].is_boolean() && !unchecked_no(row)) || tried_enough {
+            settled.insert(index as usize);
         }
     }
-    Ok(decided)
+    Ok(settled)
 }
 
 /// The position number of a row of `check --json` (not its summary), or an error naming
