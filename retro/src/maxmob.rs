@@ -6,7 +6,8 @@ use std::cmp::Reverse;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-use engine::{Bitboard, Board, Move, Position};
+use engine::cpu::Isa;
+use engine::{isa_dispatch, isa_versions, Bitboard, Board, Move, Position};
 use rayon::prelude::*;
 
 use crate::enumerate::{partition, reduce, successors, Convention, Level, Side, CHUNK};
@@ -355,7 +356,10 @@ impl Followed {
         self.from_positions += 1;
         let depth = self.best.len();
         let (mut most, mut lines) = ([0u32; MAX_FOLLOWED], [0u64; MAX_FOLLOWED]);
-        follow(&from, &mut most[..depth], &mut lines[..depth]);
+        isa_dispatch!(
+            Isa::detect(),
+            follow(&from, &mut most[..depth], &mut lines[..depth])
+        );
         for ((best, total), (&m, &n)) in self
             .best
             .iter_mut()
@@ -388,29 +392,32 @@ impl Followed {
 /// the time of the one before).
 pub const MAX_FOLLOWED: usize = 8;
 
-/// Raises `most[d]` to the mobility of each position `d + 1` plies after `board` and counts
-/// those positions in `lines[d]` (a forced pass is a ply; a finished game has no
-/// successors, as in [`successors`]).
-fn follow(board: &Board, most: &mut [u32], lines: &mut [u64]) {
-    let (Some((first, deeper)), Some((counted, deeper_lines))) =
-        (most.split_first_mut(), lines.split_first_mut())
-    else {
-        return;
-    };
-    let mut visit = |child: Board| {
-        *first = (*first).max(child.mobility());
-        *counted += 1;
-        follow(&child, deeper, deeper_lines);
-    };
-    let moves = board.moves();
-    if moves != 0 {
-        for sq in Bitboard(moves) {
-            visit(board.play_flips(sq, board.flips(sq)));
+isa_versions!(
+    /// Raises `most[d]` to the mobility of each position `d + 1` plies after `board` and
+    /// counts those positions in `lines[d]` (a forced pass is a ply; a finished game has no
+    /// successors, as in [`successors`]). Compiled per instruction set: nearly all its time
+    /// is the last ply's flips and move counts.
+    fn follow(board: &Board, most: &mut [u32], lines: &mut [u64]) -> () {
+        let (Some((first, deeper)), Some((counted, deeper_lines))) =
+            (most.split_first_mut(), lines.split_first_mut())
+        else {
+            return;
+        };
+        let mut visit = |child: Board| {
+            *first = (*first).max(child.mobility());
+            *counted += 1;
+            follow(&child, deeper, deeper_lines);
+        };
+        let moves = board.moves();
+        if moves != 0 {
+            for sq in Bitboard(moves) {
+                visit(board.play_flips(sq, flip(sq.index(), board.player, board.opponent)));
+            }
+        } else if board.pass().moves() != 0 {
+            visit(board.pass());
         }
-    } else if board.pass().moves() != 0 {
-        visit(board.pass());
     }
-}
+);
 
 /// Moves of exactly `plies` plies from `board` to a position with `mobility` legal moves,
 /// if there are any.
@@ -508,6 +515,37 @@ mod tests {
                 .max()
                 .unwrap_or(0),
         }
+    }
+
+    /// Every compiled version of `follow` that this CPU runs gives the plain search's
+    /// maxima and perft's counts, from the start and from late positions of random games,
+    /// where passes are common.
+    #[test]
+    fn each_version_of_follow_matches_a_plain_search_and_perft() {
+        let mut boards = vec![Board::START];
+        boards.extend(
+            crate::sample::random_game_positions(54, 40, 7)
+                .iter()
+                .map(|p| p.board),
+        );
+        let mut passes = 0;
+        for isa in Isa::available() {
+            for board in &boards {
+                let (mut most, mut lines) = ([0u32; 4], [0u64; 4]);
+                isa_dispatch!(isa, follow(board, &mut most, &mut lines));
+                for d in 0..4 {
+                    let counts = engine::perft::perft(board, d as u32 + 1);
+                    passes += counts.passes;
+                    assert_eq!(lines[d], counts.leaves, "{isa:?} {board:?} {d}");
+                    assert_eq!(
+                        most[d],
+                        exactly(board, d as u32 + 1),
+                        "{isa:?} {board:?} {d}"
+                    );
+                }
+            }
+        }
+        assert!(passes > 0, "no line with a pass was followed");
     }
 
     fn by_ply(plies: u32, enumerated: u32) -> Vec<PlyMaximum> {
