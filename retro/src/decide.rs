@@ -601,21 +601,22 @@ pub fn decide(
     let seconds = start.elapsed().as_secs_f64();
     let Some(found) = found.into_inner().expect("no panics") else {
         let errors = errors.into_inner().expect("no panics");
+        // Read once, so that the certificate and the limit it names agree.
+        let interrupted = interrupt.load(Relaxed);
         if let Some(first) = errors.first() {
-            if !interrupt.load(Relaxed)
-                && !cpu_spent
-                && options.time_limit.is_none_or(|l| start.elapsed() < l)
+            if !interrupted && !cpu_spent && options.time_limit.is_none_or(|l| start.elapsed() < l)
             {
                 return Err(first.clone());
             }
         }
+        let by_cpu = cpu_spent && !interrupted;
         return Ok(Decision {
             reachable: None,
             method: None,
             witness: None,
-            certificate: Some(if interrupt.load(Relaxed) {
+            certificate: Some(if interrupted {
                 "interrupted".into()
-            } else if cpu_spent {
+            } else if by_cpu {
                 "processor time limit".into()
             } else {
                 "time limit".into()
@@ -625,10 +626,7 @@ pub fn decide(
             proof_checked: None,
             nodes,
             seconds,
-            cpu_limit: options
-                .cpu_limit
-                .filter(|_| cpu_spent && !interrupt.load(Relaxed))
-                .map(|limit| limit.as_secs_f64()),
+            cpu_limit: cpu_limit.filter(|_| by_cpu).map(|(limit, _)| limit),
         });
     };
     if let Some(witness) = &found.witness {
