@@ -39,6 +39,58 @@ pub struct MergeArgs {
 }
 
 /// How `merge` names an answer.
+/// The runs' shards in a line: "25 runs: shards 1-15 of 50, 10 of them again" where every
+/// run names a shard of one count (a cluster's parts and their reruns), else each run's
+/// shard as it names it.
+fn shard_summary(shards: &[String]) -> String {
+    let parsed: Option<Vec<(u64, u64)>> = shards
+        .iter()
+        .map(|s| {
+            let (i, n) = s.split_once('/')?;
+            Some((i.parse().ok()?, n.parse().ok()?))
+        })
+        .collect();
+    let runs = format!(
+        "{} run{}",
+        shards.len(),
+        if shards.len() == 1 { "" } else { "s" }
+    );
+    let Some(parsed) = parsed.filter(|p| !p.is_empty() && p.iter().all(|&(_, n)| n == p[0].1))
+    else {
+        return format!("{runs}: {}", shards.join(" "));
+    };
+    let mut parts: Vec<u64> = parsed.iter().map(|&(i, _)| i).collect();
+    parts.sort_unstable();
+    parts.dedup();
+    // Consecutive parts as ranges.
+    let mut ranges: Vec<String> = Vec::new();
+    let mut k = 0;
+    while k < parts.len() {
+        let mut end = k;
+        while end + 1 < parts.len() && parts[end + 1] == parts[end] + 1 {
+            end += 1;
+        }
+        ranges.push(if end == k {
+            parts[k].to_string()
+        } else {
+            format!("{}-{}", parts[k], parts[end])
+        });
+        k = end + 1;
+    }
+    let again = parsed.len() - parts.len();
+    format!(
+        "{runs}: shard{} {} of {}{}",
+        if parts.len() == 1 { "" } else { "s" },
+        ranges.join(", "),
+        parsed[0].1,
+        if again > 0 {
+            format!(", {again} of them again")
+        } else {
+            String::new()
+        }
+    )
+}
+
 fn answer_word(reachable: bool) -> &'static str {
     if reachable {
         "reachable"
@@ -85,7 +137,7 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
             }
             shards.push(value["shard"].as_str().unwrap_or("all").to_string());
             if value["interrupted"] == true {
-                interrupted.push(read.file.clone());
+                interrupted.push(read.at());
             }
             continue;
         }
@@ -190,9 +242,9 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
     writeln!(
         out,
-        "{} files, shards {}{}",
+        "{} files, {}{}",
         args.files.len(),
-        shards.join(" "),
+        shard_summary(&shards),
         if interrupted.is_empty() {
             String::new()
         } else {
@@ -414,4 +466,25 @@ fn merge_levels(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shard_summary;
+
+    fn summary(shards: &[&str]) -> String {
+        shard_summary(&shards.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn a_clusters_parts_and_reruns_read_as_ranges() {
+        assert_eq!(
+            summary(&["1/50", "2/50", "10/50", "3/50", "2/50", "12/50", "11/50"]),
+            "7 runs: shards 1-3, 10-12 of 50, 1 of them again"
+        );
+        assert_eq!(summary(&["4/8"]), "1 run: shard 4 of 8");
+        // Not one count: as the runs name them.
+        assert_eq!(summary(&["1/2", "1/3"]), "2 runs: 1/2 1/3");
+        assert_eq!(summary(&["all", "1/2"]), "2 runs: all 1/2");
+    }
 }
