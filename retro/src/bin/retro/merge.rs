@@ -43,6 +43,10 @@ pub struct MergeArgs {
 /// run names a shard of one count (a cluster's parts and their reruns), else each run's
 /// shard as it names it.
 fn shard_summary(shards: &[String]) -> String {
+    if shards.is_empty() {
+        // Files cut off before their summary line (a killed run).
+        return "no run's summary".into();
+    }
     let parsed: Option<Vec<(u64, u64)>> = shards
         .iter()
         .map(|s| {
@@ -55,8 +59,7 @@ fn shard_summary(shards: &[String]) -> String {
         shards.len(),
         if shards.len() == 1 { "" } else { "s" }
     );
-    let Some(parsed) = parsed.filter(|p| !p.is_empty() && p.iter().all(|&(_, n)| n == p[0].1))
-    else {
+    let Some(parsed) = parsed.filter(|p| p.iter().all(|&(_, n)| n == p[0].1)) else {
         return format!("{runs}: {}", shards.join(" "));
     };
     let mut parts: Vec<u64> = parsed.iter().map(|&(i, _)| i).collect();
@@ -486,5 +489,6 @@ mod tests {
         // Not one count: as the runs name them.
         assert_eq!(summary(&["1/2", "1/3"]), "2 runs: 1/2 1/3");
         assert_eq!(summary(&["all", "1/2"]), "2 runs: all 1/2");
+        assert_eq!(summary(&[]), "no run's summary");
     }
 }
