@@ -342,8 +342,8 @@ pub fn decide(
     // twice the size, and rarely first). Where the target's side to move allows no
     // passes, the part without them; where it needs an odd number, the part with a
     // single pass just before the last move (a full board's typical game: the last
-    // square is one side's only), twice, with two seeds (seeds move a solver's time by
-    // 2-4x). Then the part without passes before the last `LATE` moves (most real games
+    // square is one side's only); either twice, with two seeds (seeds move a solver's
+    // time by 2-4x). Then the part without passes before the last `LATE` moves (most real games
     // pass only near the end, if at all). The first three are about half the whole
     // question's size. A second varisat run would repeat the first; once a part is
     // UNSAT, its runs (and those of the parts inside it) are skipped.
@@ -672,9 +672,11 @@ struct Run {
 
 impl Run {
     /// Per round, per solver, the parts in order, each with the round's seed (from 1).
-    /// With `odd_passes` the part without passes cannot hold the game, and the two parts
-    /// with passes near the end run twice each, with two seeds: after the single-pass
-    /// part is refuted (where the pass lies elsewhere), both threads race on the next.
+    /// The part that most games reaching the target fit runs twice, with two seeds, so
+    /// that two threads race on it: without passes, or with `odd_passes` (where no game
+    /// without passes reaches it) a single pass before the last move; there the part
+    /// without passes before the last moves runs twice too, so that after the
+    /// single-pass part is refuted (the pass lies elsewhere) both threads race on it.
     fn of(k: usize, solvers: usize, odd_passes: bool) -> Run {
         let slots = Run::slots(odd_passes);
         let round = k / (solvers * slots.len());
@@ -705,7 +707,7 @@ impl Run {
         if odd_passes {
             &[(1, 2), (1, 2), (2, 2), (2, 2), (3, 1)]
         } else {
-            &[(0, 1), (2, 1), (3, 1)]
+            &[(0, 2), (0, 2), (2, 1), (3, 1)]
         }
     }
 }
@@ -785,8 +787,19 @@ mod tests {
             ]
         );
         assert_eq!(Run::of(10, 2, true), run(0, 1, 3));
-        assert_eq!(Run::of(1, 2, false), run(0, 2, 1));
-        assert_eq!(Run::of(6, 2, false), run(0, 0, 2));
+        // Without passes, the part without them first, with two seeds.
+        let first: Vec<Run> = (0..5).map(|k| Run::of(k, 2, false)).collect();
+        assert_eq!(
+            first,
+            [
+                run(0, 0, 1),
+                run(0, 0, 2),
+                run(0, 2, 1),
+                run(0, 3, 1),
+                run(1, 0, 1)
+            ]
+        );
+        assert_eq!(Run::of(8, 2, false), run(0, 0, 3));
         for odd_passes in [false, true] {
             let runs: Vec<Run> = (0..80).map(|k| Run::of(k, 2, odd_passes)).collect();
             let distinct: std::collections::HashSet<Run> = runs.iter().copied().collect();
