@@ -343,8 +343,8 @@ pub fn decide(
     // passes, the part without them; where it needs an odd number, the part with a
     // single pass just before the last move (a full board's typical game: the last
     // square is one side's only); either twice, with two seeds (seeds move a solver's
-    // time by 2-4x). Then the part without passes before the last `LATE` moves (most real games
-    // pass only near the end, if at all). The first three are about half the whole
+    // time by 2-4x). Then the part without passes before the last `LATE` moves (most
+    // real games pass only near the end, if at all). The first three are about half the whole
     // question's size. A second varisat run would repeat the first; once a part is
     // UNSAT, its runs (and those of the parts inside it) are skipped.
     const LATE: usize = 12;

@@ -38,7 +38,6 @@ pub struct MergeArgs {
     plot: Option<PathBuf>,
 }
 
-/// How `merge` names an answer.
 /// The runs' shards in a line: "25 runs: shards 1-15 of 50, 10 of them again" where every
 /// run names a shard of one count (a cluster's parts and their reruns), else each run's
 /// shard as it names it.
@@ -94,6 +93,7 @@ fn shard_summary(shards: &[String]) -> String {
     )
 }
 
+/// How `merge` names an answer.
 fn answer_word(reachable: bool) -> &'static str {
     if reachable {
         "reachable"
