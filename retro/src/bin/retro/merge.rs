@@ -46,13 +46,8 @@ fn shard_summary(shards: &[String]) -> String {
         // Files cut off before their summary line (a killed run).
         return "no run's summary".into();
     }
-    let parsed: Option<Vec<(u64, u64)>> = shards
-        .iter()
-        .map(|s| {
-            let (i, n) = s.split_once('/')?;
-            Some((i.parse().ok()?, n.parse().ok()?))
-        })
-        .collect();
+    let parsed: Option<Vec<(usize, usize)>> =
+        shards.iter().map(|s| cli::parse_shard(s).ok()).collect();
     let runs = format!(
         "{} run{}",
         shards.len(),
@@ -61,7 +56,7 @@ fn shard_summary(shards: &[String]) -> String {
     let Some(parsed) = parsed.filter(|p| p.iter().all(|&(_, n)| n == p[0].1)) else {
         return format!("{runs}: {}", shards.join(" "));
     };
-    let mut parts: Vec<u64> = parsed.iter().map(|&(i, _)| i).collect();
+    let mut parts: Vec<usize> = parsed.iter().map(|&(i, _)| i).collect();
     parts.sort_unstable();
     parts.dedup();
     // Consecutive parts as ranges.
