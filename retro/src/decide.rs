@@ -45,6 +45,12 @@ pub enum Method {
 /// runs most (measured in results/reach.md, session 36).
 pub const KISSAT_OPTIONS: &str = "--probe=false";
 
+/// What the race passes to CaDiCaL named alone on the whole question, whose only answer
+/// that counts is nearly always UNSAT (the parts find the games): its configuration for
+/// unsatisfiable formulas, which on these questions proves UNSAT in about three quarters
+/// of the time, the hard ones most (measured in results/reach.md, session 46).
+pub const CADICAL_WHOLE_OPTIONS: &str = "--unsat";
+
 /// A SAT solver the race can run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SatSolver {
@@ -52,8 +58,9 @@ pub enum SatSolver {
     /// finish on its thread).
     Varisat,
     /// An external DIMACS solver: program and arguments (the CNF file is appended); Kissat
-    /// and CaDiCaL get `--seed=K` so that several runs differ, and Kissat named alone
-    /// gets the race's options ([`KISSAT_OPTIONS`]).
+    /// and CaDiCaL get `--seed=K` so that several runs differ, and named alone the race's
+    /// options ([`KISSAT_OPTIONS`]; CaDiCaL on the whole question
+    /// [`CADICAL_WHOLE_OPTIONS`]).
     Command {
         /// The command line.
         line: String,
@@ -108,27 +115,36 @@ impl SatSolver {
         }
     }
 
-    /// The command line of run `seed` (from 1).
-    fn command(&self, seed: usize) -> Option<String> {
+    /// The program's file name and whether the command names it alone, without options
+    /// (`None`: varisat).
+    fn program(&self) -> Option<(&str, bool)> {
         match self {
             SatSolver::Varisat => None,
-            SatSolver::Command { line: c, .. } => {
-                let mut words = c.split_whitespace();
-                let program = words.next().unwrap_or_default();
-                let base = std::path::Path::new(program)
-                    .file_name()
-                    .and_then(|n| n.to_str())
+            SatSolver::Command { line, .. } => {
+                let mut words = line.split_whitespace();
+                let base = words
+                    .next()
+                    .and_then(|program| std::path::Path::new(program).file_name())
+                    .and_then(|name| name.to_str())
                     .unwrap_or_default();
-                Some(match base {
-                    // A command with options of its own runs with those alone.
-                    "kissat" if words.next().is_none() => {
-                        format!("{c} {KISSAT_OPTIONS} -q --seed={seed}")
-                    }
-                    "kissat" | "cadical" => format!("{c} -q --seed={seed}"),
-                    _ => c.clone(),
-                })
+                Some((base, words.next().is_none()))
             }
         }
+    }
+
+    /// The command line of run `seed` (from 1), on the `whole` question or a part.
+    fn command(&self, seed: usize, whole: bool) -> Option<String> {
+        let (base, alone) = self.program()?;
+        let c = self.name();
+        // A command with options of its own runs with those alone.
+        Some(match base {
+            "kissat" if alone => format!("{c} {KISSAT_OPTIONS} -q --seed={seed}"),
+            "cadical" if alone && whole => {
+                format!("{c} {CADICAL_WHOLE_OPTIONS} -q --seed={seed}")
+            }
+            "kissat" | "cadical" => format!("{c} -q --seed={seed}"),
+            _ => c,
+        })
     }
 }
 
@@ -342,7 +358,7 @@ pub fn decide(
     // twice the size, and rarely first). Where the target's side to move allows no
     // passes, the part without them; where it needs an odd number, the part with a
     // single pass just before the last move (a full board's typical game: the last
-    // square is one side's only); either twice, with two seeds (seeds move a solver's
+    // square is one side's only); either twice, with two seeds (seeds move Kissat's
     // time by 2-4x). Then the part without passes before the last `LATE` moves (most
     // real games pass only near the end, if at all). The first three are about half the whole
     // question's size. A second varisat run would repeat the first; once a part is
@@ -409,7 +425,7 @@ pub fn decide(
         let target = questions[part].get_or_init(|| encode_target(position, parts[part]));
         // A part another run refuted meanwhile has nothing left to tell.
         let stop = || done.load(Relaxed) || (!whole && unsat[part].load(Relaxed));
-        let command = solver.command(seed);
+        let command = solver.command(seed, whole);
         let dimacs =
             |mut out: &mut dyn std::io::Write| satgen::dimacs::write_target(&mut out, target);
         // The whole question's UNSAT is an answer: it comes with a proof where the solver
@@ -852,23 +868,40 @@ mod tests {
     }
 
     #[test]
-    fn kissat_and_cadical_get_seeds_kissat_alone_the_race_options_others_run_as_given() {
+    fn kissat_and_cadical_get_seeds_alone_the_race_options_others_run_as_given() {
         let kissat = SatSolver::external("/usr/local/bin/kissat");
-        assert_eq!(
-            kissat.command(3).as_deref(),
-            Some("/usr/local/bin/kissat --probe=false -q --seed=3")
-        );
+        for whole in [false, true] {
+            assert_eq!(
+                kissat.command(3, whole).as_deref(),
+                Some("/usr/local/bin/kissat --probe=false -q --seed=3")
+            );
+        }
         // Options of the user's own replace the race's.
         let kissat = SatSolver::external("kissat --probe=true");
         assert_eq!(
-            kissat.command(2).as_deref(),
+            kissat.command(2, false).as_deref(),
             Some("kissat --probe=true -q --seed=2")
         );
+        // CaDiCaL's configuration for UNSAT on the whole question only.
         let cadical = SatSolver::external("cadical");
-        assert_eq!(cadical.command(1).as_deref(), Some("cadical -q --seed=1"));
+        assert_eq!(
+            cadical.command(1, false).as_deref(),
+            Some("cadical -q --seed=1")
+        );
+        assert_eq!(
+            cadical.command(2, true).as_deref(),
+            Some("cadical --unsat -q --seed=2")
+        );
+        let cadical = SatSolver::external("/opt/bin/cadical --sat");
+        assert_eq!(
+            cadical.command(1, true).as_deref(),
+            Some("/opt/bin/cadical --sat -q --seed=1")
+        );
         let other = SatSolver::external("minisat-wrapper --x");
-        assert_eq!(other.command(2).as_deref(), Some("minisat-wrapper --x"));
-        assert_eq!(SatSolver::Varisat.command(1), None);
-        assert_eq!(SatSolver::Varisat.name(), "varisat");
+        assert_eq!(
+            other.command(2, true).as_deref(),
+            Some("minisat-wrapper --x")
+        );
+        assert_eq!(SatSolver::Varisat.command(1, true), None);
     }
 }

@@ -25,8 +25,9 @@ pub struct SearchArgs {
     backward_nodes: u64,
     /// A SAT solver to race (repeat for several): "varisat" (embedded), or a DIMACS
     /// solver command such as "kissat" or "cadical" (given the CNF file last; each run
-    /// adds `-q --seed=K` to these two, and "kissat" named alone also gets the race's
-    /// `--probe=false`, which a Kissat command with options of its own does not).
+    /// adds `-q --seed=K` to these two; named alone, "kissat" also gets the race's
+    /// `--probe=false`, and "cadical" `--unsat` on the whole question, which a command
+    /// with options of its own does not).
     /// Default: kissat and cadical where on the PATH (scripts/install-solvers.sh), else
     /// varisat.
     #[arg(long = "sat-solver", value_name = "SOLVER")]
