@@ -115,36 +115,29 @@ impl SatSolver {
         }
     }
 
-    /// The program's file name and whether the command names it alone, without options
-    /// (`None`: varisat).
-    fn program(&self) -> Option<(&str, bool)> {
-        match self {
-            SatSolver::Varisat => None,
-            SatSolver::Command { line, .. } => {
-                let mut words = line.split_whitespace();
-                let base = words
-                    .next()
-                    .and_then(|program| std::path::Path::new(program).file_name())
-                    .and_then(|name| name.to_str())
-                    .unwrap_or_default();
-                Some((base, words.next().is_none()))
-            }
-        }
-    }
-
     /// The command line of run `seed` (from 1), on the `whole` question or a part.
     fn command(&self, seed: usize, whole: bool) -> Option<String> {
-        let (base, alone) = self.program()?;
-        let c = self.name();
-        // A command with options of its own runs with those alone.
-        Some(match base {
-            "kissat" if alone => format!("{c} {KISSAT_OPTIONS} -q --seed={seed}"),
-            "cadical" if alone && whole => {
-                format!("{c} {CADICAL_WHOLE_OPTIONS} -q --seed={seed}")
+        match self {
+            SatSolver::Varisat => None,
+            SatSolver::Command { line: c, .. } => {
+                let mut words = c.split_whitespace();
+                let program = words.next().unwrap_or_default();
+                let base = std::path::Path::new(program)
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .unwrap_or_default();
+                // A command with options of its own runs with those alone.
+                let alone = words.next().is_none();
+                Some(match base {
+                    "kissat" if alone => format!("{c} {KISSAT_OPTIONS} -q --seed={seed}"),
+                    "cadical" if alone && whole => {
+                        format!("{c} {CADICAL_WHOLE_OPTIONS} -q --seed={seed}")
+                    }
+                    "kissat" | "cadical" => format!("{c} -q --seed={seed}"),
+                    _ => c.clone(),
+                })
             }
-            "kissat" | "cadical" => format!("{c} -q --seed={seed}"),
-            _ => c,
-        })
+        }
     }
 }
 
@@ -360,9 +353,9 @@ pub fn decide(
     // single pass just before the last move (a full board's typical game: the last
     // square is one side's only); either twice, with two seeds (seeds move Kissat's
     // time by 2-4x). Then the part without passes before the last `LATE` moves (most
-    // real games pass only near the end, if at all). The first three are about half the whole
-    // question's size. A second varisat run would repeat the first; once a part is
-    // UNSAT, its runs (and those of the parts inside it) are skipped.
+    // real games pass only near the end, if at all). The first three are about half the
+    // whole question's size. A second varisat run would repeat the first; once a part
+    // is UNSAT, its runs (and those of the parts inside it) are skipped.
     const LATE: usize = 12;
     let steps = satgen::target::moves_played(position);
     let no_passes = satgen::target::no_passes_possible(position);
@@ -903,5 +896,6 @@ mod tests {
             Some("minisat-wrapper --x")
         );
         assert_eq!(SatSolver::Varisat.command(1, true), None);
+        assert_eq!(SatSolver::Varisat.name(), "varisat");
     }
 }
