@@ -718,6 +718,52 @@ fn merge_puts_shards_back_together() {
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
+/// `check --passes odd` and `--passes even` split a file by whether some game without
+/// passes can end at a position with its side to move, keeping the file's row numbers:
+/// together every position once, each on its side, merging as shards do. CSV input,
+/// whose lines ask both sides to move, is refused.
+#[test]
+fn check_passes_splits_the_file_by_parity() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("boards.obf");
+    let sample = retro(&["sample", "--random-boards", "--count", "40", "--seed", "5"]);
+    std::fs::write(&file, &sample.stdout).unwrap();
+    let positions = engine::input::read_positions(&file, None).unwrap();
+    let mut seen = Vec::new();
+    let mut parts = Vec::new();
+    for (passes, odd) in [("odd", true), ("even", false)] {
+        let rows = check_with_varisat(&file, "0.05", &["--quick-nodes", "1", "--passes", passes]);
+        let summary = rows.last().unwrap();
+        assert_eq!(
+            summary["positions"].as_u64().unwrap() as usize,
+            rows.len() - 1
+        );
+        for row in &rows[..rows.len() - 1] {
+            let index = row["index"].as_u64().unwrap() as usize;
+            let position = positions[index - 1].1.position;
+            assert_eq!(!satgen::target::no_passes_possible(&position), odd, "{row}");
+            seen.push(index);
+        }
+        let path = dir.path().join(format!("{passes}.jsonl"));
+        let text: Vec<String> = rows.iter().map(|r| r.to_string()).collect();
+        std::fs::write(&path, text.join("\n")).unwrap();
+        parts.push(path.to_str().unwrap().to_string());
+        assert!(rows.len() > 1, "no {passes} board among 40");
+    }
+    seen.sort_unstable();
+    assert_eq!(seen, (1..=40).collect::<Vec<usize>>());
+    let output = merge(&["--json"], &parts);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(json_lines(&output).last().unwrap()["positions"], 40);
+    let csv = dir.path().join("c.csv");
+    std::fs::write(&csv, "0x0000000810000000,0x0000001008000000\n").unwrap();
+    let output = retro(&["check", csv.to_str().unwrap(), "--passes", "odd"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let err = String::from_utf8(output.stderr).unwrap();
+    assert!(err.contains("--passes") && err.contains("c.csv"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
 /// `check --done` decides only what earlier results left undecided, under the file's own
 /// numbers; `merge` puts each new answer over the UNKNOWN row it replaces, in either order;
 /// answers that disagree, and results of another file, are one-line errors.

@@ -135,8 +135,26 @@ pub struct CheckArgs {
     /// several files (`--done part*.jsonl`).
     #[arg(long, value_name = "FILE", num_args = 1..)]
     done: Vec<PathBuf>,
+    /// Take only the positions where every game reaching them with that side to move
+    /// passes (`odd`: no game without passes ends there so), or the others (`even`); row
+    /// numbers stay the file's, so the two runs merge. For scheduling: on `odd` random
+    /// boards the race's searches by parts rarely find a game, and the whole question
+    /// decides nearly all (results/reach.md, session 47), so run apart with `--threads
+    /// 1`, a position per core, they give it all of their processor time. Not for CSV
+    /// input, whose lines ask both sides to move.
+    #[arg(long, value_enum)]
+    passes: Option<Passes>,
     #[command(flatten)]
     search: SearchArgs,
+}
+
+/// Which positions `check --passes` takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Passes {
+    /// Only those that no game without passes reaches with their side to move.
+    Odd,
+    /// Only those that some game without passes may reach.
+    Even,
 }
 
 /// One position's answer (for a CSV line: either colour to move).
@@ -382,6 +400,12 @@ fn read_check_file(args: &CheckArgs) -> Result<Vec<(usize, Vec<Position>)>, Fail
         .file
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+    if is_csv && args.passes.is_some() {
+        return Err(Failure::Input(format!(
+            "{}: --passes takes OBF or game files, not CSV (a CSV line asks both sides to move)",
+            args.file.display()
+        )));
+    }
     let positions: Vec<Vec<Position>> = if is_csv {
         input::read_bitboard_csv(&args.file)?
             .into_iter()
@@ -405,6 +429,13 @@ fn read_check_file(args: &CheckArgs) -> Result<Vec<(usize, Vec<Position>)>, Fail
         .collect();
     if let Some((i, n)) = args.shard {
         numbered.retain(|(index, _)| (index - 1) % n == i - 1);
+    }
+    if let Some(passes) = args.passes {
+        let odd = passes == Passes::Odd;
+        numbered.retain(|(_, p)| {
+            p.iter()
+                .all(|p| satgen::target::no_passes_possible(p) != odd)
+        });
     }
     let settled = settled(&args.done, positions_in_file, args.search.cpu_limit)?;
     numbered.retain(|(index, _)| !settled.contains(index));
