@@ -16,7 +16,9 @@
 //!   neighbours on one line occupied at that moment, hence in the target; where every line
 //!   through `t` has a neighbour off the board or empty in the target, `t` keeps the colour
 //!   it was placed with, which is its colour in the target;
-//! - each target square outside the centre is played exactly once (it stays occupied).
+//! - each target square outside the centre is played exactly once (it stays occupied);
+//! - no game passes before step [`FIRST_PASS_STEP`], so the side to move of the steps
+//!   before it follows from the step, as in a part without passes.
 
 use engine::board::CENTRE;
 use engine::{Board, Color, Move, Position, Square};
@@ -183,10 +185,20 @@ pub fn placement_rounds(occupied: u64) -> [usize; 64] {
     rounds
 }
 
+/// The first step before which a game can pass: no position after fewer than 8 moves has
+/// a side to move without a legal move while the other has one (every game of up to 8
+/// moves searched: the test below), and one after 8 moves has.
+pub const FIRST_PASS_STEP: usize = 8;
+
 /// Builds the question for `target` (with its side to move), or the part of it `cube`
 /// asks.
 pub fn encode_target(target: &Position, cube: Cube) -> Target {
     let first_move = cube.first_move;
+    // Whose move each step is, where the cube or the rules fix it.
+    let turns = Cube {
+        no_passes_before: cube.no_passes_before.max(FIRST_PASS_STEP),
+        ..cube
+    };
     let (black_t, white_t) = target.discs();
     let occupied = black_t | white_t;
     let fixed = never_flipped(occupied);
@@ -238,7 +250,7 @@ pub fn encode_target(target: &Position, cube: Cube) -> Target {
         // Where the cube fixes whose move it is, the other side's moves are not built
         // (all false), and its flips fold away with its gated moves; only at the single
         // pass are the passer's moves built, to say it has none.
-        let mover = cube.mover(j);
+        let mover = turns.mover(j);
         let pass_here = cube.single_pass_before == Some(j);
         let moves_of = |f: &mut Formula, black_moves: bool, player: &[Lit], opponent: &[Lit]| {
             if mover.is_some_and(|m| m != black_moves) && !pass_here {
@@ -393,6 +405,25 @@ mod tests {
     use super::*;
     use engine::Game;
     use rand::{rngs::SmallRng, SeedableRng};
+
+    #[test]
+    fn no_game_passes_before_the_first_pass_step() {
+        // Every game of up to FIRST_PASS_STEP moves: the positions whose side to move has
+        // no legal move while the other has one, by the number of moves played.
+        fn walk(board: Board, played: usize, passes: &mut [u64]) {
+            let moves = board.moves();
+            if moves == 0 {
+                passes[played] += u64::from(board.pass().moves() != 0);
+            } else if played + 1 < passes.len() {
+                for sq in engine::Bitboard(moves) {
+                    walk(board.play(sq).expect("a legal move"), played + 1, passes);
+                }
+            }
+        }
+        let mut passes = [0; FIRST_PASS_STEP + 1];
+        walk(Board::START, 0, &mut passes);
+        assert_eq!(passes.iter().position(|&n| n > 0), Some(FIRST_PASS_STEP));
+    }
 
     #[test]
     fn placement_rounds_and_unbracketable_discs() {
