@@ -4,13 +4,14 @@
 
 use std::cmp::Reverse;
 use std::io;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use engine::cpu::Isa;
 use engine::{isa_dispatch, isa_versions, Bitboard, Board, Move, Position};
 use rayon::prelude::*;
 
-use crate::enumerate::{partition, reduce, successors, Convention, Level, Side, CHUNK};
+use crate::enumerate::{partition, reduce, successors, Build, Convention, Level, Side, CHUNK};
 use crate::sorted::board;
 
 /// The largest mobility within a number of plies, with a witness.
@@ -30,7 +31,7 @@ pub struct MaxMobility {
 /// The largest mobility within `plies` plies, holding at most `limit` keys in memory per
 /// level being built.
 pub fn max_mobility(plies: u32, limit: usize) -> io::Result<MaxMobility> {
-    let levels = levels(plies, limit)?;
+    let levels = levels(plies, limit, None)?;
     let mut best = (Board::START.mobility(), 0usize, Board::START, 0 as Side);
     for (ply, level) in levels.iter().enumerate() {
         level.for_each(|b, side| {
@@ -108,16 +109,18 @@ pub enum Coverage {
 /// an error of kind `Interrupted`. With `shard` = (I, N), 1-based, only the positions of
 /// the last enumerated level in partition I of N ([`partition`]) are followed, so that N
 /// runs share the work and their rows merge (the maximum of the parts, the lines added
-/// up).
+/// up). With `keep`, the enumerated levels are read from that directory where saved
+/// there, and saved there where built.
 pub fn max_mobility_by_ply(
     plies: u32,
     enumerated: u32,
     shard: Option<(usize, usize)>,
     limit: usize,
+    keep: Option<&Path>,
     stop: &AtomicBool,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> io::Result<Vec<PlyMaximum>> {
-    let levels = levels(plies.min(enumerated), limit)?;
+    let levels = levels(plies.min(enumerated), limit, keep)?;
     let mut maxima = Vec::new();
     for (ply, level) in levels.iter().enumerate() {
         let mut best: Option<(u32, Board, Side)> = None;
@@ -432,11 +435,32 @@ fn line_to_mobility(board: &Board, plies: usize, mobility: u32) -> Option<Vec<Mo
     })
 }
 
-/// The levels after 0 to `plies` plies.
-fn levels(plies: u32, limit: usize) -> io::Result<Vec<Level>> {
+/// The levels after 0 to `plies` plies. With `keep`, a directory of levels (as `retro
+/// enumerate --plies N --levels DIR` keeps them): a level saved there is read instead of
+/// built, and a level built is saved there, so that the runs that follow lines from one
+/// deep level (the shards of the next plies) enumerate it once.
+fn levels(plies: u32, limit: usize, keep: Option<&Path>) -> io::Result<Vec<Level>> {
     let mut levels = vec![Level::start(Convention::Plies)];
-    for ply in 1..=plies as usize {
-        let level = levels[ply - 1].next(Convention::Plies, limit)?;
+    for ply in 1..=plies {
+        let previous = levels.last().expect("the start");
+        let level = match keep {
+            Some(dir) => match Level::load_latest(dir, Convention::Plies, ply)? {
+                Some(saved) if saved.number == ply => saved,
+                _ => previous
+                    .build_next(
+                        Convention::Plies,
+                        &Build {
+                            limit,
+                            dir: Some(dir),
+                            partition: None,
+                            stop: &AtomicBool::new(false),
+                            done: &|_| (),
+                        },
+                    )?
+                    .save(dir, Convention::Plies)?,
+            },
+            None => previous.next(Convention::Plies, limit)?,
+        };
         levels.push(level);
     }
     Ok(levels)
@@ -550,7 +574,7 @@ mod tests {
 
     fn by_ply(plies: u32, enumerated: u32) -> Vec<PlyMaximum> {
         let stop = AtomicBool::new(false);
-        max_mobility_by_ply(plies, enumerated, None, 1 << 16, &stop, &|_, _| ()).unwrap()
+        max_mobility_by_ply(plies, enumerated, None, 1 << 16, None, &stop, &|_, _| ()).unwrap()
     }
 
     #[test]
@@ -592,7 +616,7 @@ mod tests {
             other => panic!("ply {ply}: {other:?}"),
         };
         let plain = |plies: u32| -> u64 {
-            let level = levels(3, 1 << 16).unwrap().pop().unwrap();
+            let level = levels(3, 1 << 16, None).unwrap().pop().unwrap();
             let mut n = 0;
             level
                 .for_each(|b, _| n += engine::perft::perft(b, plies).leaves)

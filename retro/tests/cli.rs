@@ -192,6 +192,54 @@ fn maxmob_by_ply_followed_beyond_the_enumeration() {
     assert_eq!(output.status.code(), Some(2), "{output:?}");
 }
 
+/// `--levels DIR`: the enumerated levels are kept there and read back by the next run
+/// (their files left as they were), also from `enumerate --levels`, and every run gives
+/// the rows of one that enumerates in memory.
+#[test]
+fn maxmob_keeps_and_reads_the_levels() {
+    let dir = tempfile::tempdir().unwrap();
+    let levels = dir.path().join("levels");
+    let levels = levels.to_str().unwrap();
+    let args = [
+        "maxmob",
+        "--plies",
+        "7",
+        "--by-ply",
+        "--enumerate-to",
+        "5",
+        "--json",
+    ];
+    let rows = |extra: &[&str]| {
+        let output = retro(&[&args[..], extra].concat());
+        assert!(output.status.success(), "{output:?}");
+        let mut rows = json_lines(&output);
+        for row in &mut rows {
+            row.as_object_mut().unwrap().remove("seconds");
+        }
+        rows
+    };
+    let in_memory = rows(&[]);
+    assert_eq!(rows(&["--levels", levels]), in_memory);
+    let kept = std::path::Path::new(levels).join("plies-5-black.keys");
+    let written = std::fs::metadata(&kept).unwrap().modified().unwrap();
+    assert_eq!(rows(&["--levels", levels]), in_memory);
+    assert_eq!(
+        std::fs::metadata(&kept).unwrap().modified().unwrap(),
+        written
+    );
+    let enumerated = dir.path().join("enumerated");
+    let enumerated = enumerated.to_str().unwrap();
+    let output = retro(&["enumerate", "--plies", "5", "--levels", enumerated]);
+    assert!(output.status.success(), "{output:?}");
+    let kept = std::path::Path::new(enumerated).join("plies-5-white.keys");
+    let written = std::fs::metadata(&kept).unwrap().modified().unwrap();
+    assert_eq!(rows(&["--levels", enumerated]), in_memory);
+    assert_eq!(
+        std::fs::metadata(&kept).unwrap().modified().unwrap(),
+        written
+    );
+}
+
 /// `--shard I/N` with `--enumerate-to`: each part's rows beyond the enumeration are lower
 /// bounds; `merge` puts the parts back into the whole run's rows (same maxima, positions
 /// and lines); a missing or repeated part, or parts with the whole run, is refused.

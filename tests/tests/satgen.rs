@@ -238,7 +238,7 @@ fn encodings_follow_the_core_through_passes() {
 fn curve_matches_the_enumeration() {
     let stop = std::sync::atomic::AtomicBool::new(false);
     let exhaustive =
-        retro::maxmob::max_mobility_by_ply(6, 6, None, 1 << 20, &stop, &|_, _| ()).unwrap();
+        retro::maxmob::max_mobility_by_ply(6, 6, None, 1 << 20, None, &stop, &|_, _| ()).unwrap();
     for m in exhaustive {
         let point = satgen::curve::climb(m.ply, None, |_, encoded| {
             let model = satgen::solve::varisat(&encoded.formula);

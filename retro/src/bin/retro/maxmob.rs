@@ -44,6 +44,14 @@ pub struct MaxmobArgs {
     #[arg(long, value_name = "WIDTH", requires = "by_ply", conflicts_with = "enumerate_to",
           value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     beam: Option<u64>,
+    /// With --by-ply: keep the enumerated levels in DIR, and read those already there (as
+    /// `retro enumerate --plies N --levels DIR` keeps them) instead of enumerating them
+    /// again: the shards of a deep ply enumerate the levels below it once (16 bytes a
+    /// position; ply 13 is about 15 GB). Fill DIR before starting shards side by side
+    /// (one run, or `retro enumerate --plies N --levels DIR`): two runs building the
+    /// same level there at once would overwrite each other's files.
+    #[arg(long, value_name = "DIR", requires = "by_ply", conflicts_with = "beam")]
+    levels: Option<std::path::PathBuf>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -170,6 +178,10 @@ pub fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
                         enumerated + 1
                     )));
                 }
+                if let Some(dir) = &args.levels {
+                    std::fs::create_dir_all(dir)
+                        .map_err(|e| Failure::Input(format!("--levels {}: {e}", dir.display())))?;
+                }
                 let progress = std::sync::Mutex::new(None);
                 let maxima = pool.install(|| {
                     retro::maxmob::max_mobility_by_ply(
@@ -177,6 +189,7 @@ pub fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
                         enumerated,
                         args.shard,
                         args.run.key_limit(),
+                        args.levels.as_deref(),
                         &stop,
                         &|n, total| {
                             let mut bar = progress.lock().expect("not poisoned");
