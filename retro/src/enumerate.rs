@@ -181,16 +181,31 @@ impl Level {
 
     /// The next level, holding at most `limit` keys in memory at once per side.
     pub fn next(&self, convention: Convention, limit: usize) -> io::Result<Level> {
-        self.build_next(
+        self.next_in(convention, limit, None)
+    }
+
+    /// [`Level::next`], built in `dir` where given (its spilled runs there) and saved
+    /// there ([`Level::save`]), where [`Level::load_latest`] finds it.
+    pub fn next_in(
+        &self,
+        convention: Convention,
+        limit: usize,
+        dir: Option<&Path>,
+    ) -> io::Result<Level> {
+        let level = self.build_next(
             convention,
             &Build {
                 limit,
-                dir: None,
+                dir,
                 partition: None,
                 stop: &AtomicBool::new(false),
                 done: &|_| (),
             },
-        )
+        )?;
+        match dir {
+            Some(dir) => level.save(dir, convention),
+            None => Ok(level),
+        }
     }
 
     /// The next level (or one partition of it) built as `build` says; an error of kind

@@ -11,7 +11,7 @@ use engine::cpu::Isa;
 use engine::{isa_dispatch, isa_versions, Bitboard, Board, Move, Position};
 use rayon::prelude::*;
 
-use crate::enumerate::{partition, reduce, successors, Build, Convention, Level, Side, CHUNK};
+use crate::enumerate::{partition, reduce, successors, Convention, Level, Side, CHUNK};
 use crate::sorted::board;
 
 /// The largest mobility within a number of plies, with a witness.
@@ -442,24 +442,16 @@ fn line_to_mobility(board: &Board, plies: usize, mobility: u32) -> Option<Vec<Mo
 fn levels(plies: u32, limit: usize, keep: Option<&Path>) -> io::Result<Vec<Level>> {
     let mut levels = vec![Level::start(Convention::Plies)];
     for ply in 1..=plies {
-        let previous = levels.last().expect("the start");
-        let level = match keep {
-            Some(dir) => match Level::load_latest(dir, Convention::Plies, ply)? {
-                Some(saved) if saved.number == ply => saved,
-                _ => previous
-                    .build_next(
-                        Convention::Plies,
-                        &Build {
-                            limit,
-                            dir: Some(dir),
-                            partition: None,
-                            stop: &AtomicBool::new(false),
-                            done: &|_| (),
-                        },
-                    )?
-                    .save(dir, Convention::Plies)?,
-            },
-            None => previous.next(Convention::Plies, limit)?,
+        let saved = keep
+            .map(|dir| Level::load_latest(dir, Convention::Plies, ply))
+            .transpose()?
+            .flatten();
+        let level = match saved {
+            Some(saved) if saved.number == ply => saved,
+            _ => levels
+                .last()
+                .expect("the start")
+                .next_in(Convention::Plies, limit, keep)?,
         };
         levels.push(level);
     }

@@ -218,26 +218,23 @@ fn maxmob_keeps_and_reads_the_levels() {
         }
         rows
     };
+    // When a kept level's file was last written.
+    let written = |dir: &str, file: &str| {
+        let path = std::path::Path::new(dir).join(file);
+        std::fs::metadata(path).unwrap().modified().unwrap()
+    };
     let in_memory = rows(&[]);
     assert_eq!(rows(&["--levels", levels]), in_memory);
-    let kept = std::path::Path::new(levels).join("plies-5-black.keys");
-    let written = std::fs::metadata(&kept).unwrap().modified().unwrap();
+    let first = written(levels, "plies-5-black.keys");
     assert_eq!(rows(&["--levels", levels]), in_memory);
-    assert_eq!(
-        std::fs::metadata(&kept).unwrap().modified().unwrap(),
-        written
-    );
+    assert_eq!(written(levels, "plies-5-black.keys"), first);
     let enumerated = dir.path().join("enumerated");
     let enumerated = enumerated.to_str().unwrap();
     let output = retro(&["enumerate", "--plies", "5", "--levels", enumerated]);
     assert!(output.status.success(), "{output:?}");
-    let kept = std::path::Path::new(enumerated).join("plies-5-white.keys");
-    let written = std::fs::metadata(&kept).unwrap().modified().unwrap();
+    let first = written(enumerated, "plies-5-white.keys");
     assert_eq!(rows(&["--levels", enumerated]), in_memory);
-    assert_eq!(
-        std::fs::metadata(&kept).unwrap().modified().unwrap(),
-        written
-    );
+    assert_eq!(written(enumerated, "plies-5-white.keys"), first);
 }
 
 /// `--shard I/N` with `--enumerate-to`: each part's rows beyond the enumeration are lower
