@@ -12,8 +12,9 @@ use engine::cpu::Isa;
 use engine::{isa_dispatch, isa_versions, Bitboard, Board, Move, Position, Square};
 use rayon::prelude::*;
 
-use crate::enumerate::{partition, reduce, successors, Convention, Level, Side, CHUNK};
-use crate::sorted::board;
+use crate::enumerate::{partition, reduce, Convention, Level, Side, CHUNK};
+use crate::sorted::{board, key};
+use crate::unmove::unmoves;
 
 /// The largest mobility within a number of plies, with a witness.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,7 +111,8 @@ pub enum Coverage {
 /// an error of kind `Interrupted`. With `shard` = (I, N), 1-based, only the positions of
 /// the last enumerated level in partition I of N ([`partition`]) are followed, so that N
 /// runs share the work and their rows merge (the maximum of the parts, the lines added
-/// up). With `keep`, the enumerated levels are read from that directory where saved
+/// up); the rows of the enumerated plies, the same in every part, come with part 1 only.
+/// With `keep`, the enumerated levels are read from that directory where saved
 /// there, and saved there where built.
 pub fn max_mobility_by_ply(
     plies: u32,
@@ -123,7 +125,12 @@ pub fn max_mobility_by_ply(
 ) -> io::Result<Vec<PlyMaximum>> {
     let levels = levels(plies.min(enumerated), limit, keep)?;
     let mut maxima = Vec::new();
-    for (ply, level) in levels.iter().enumerate() {
+    // The enumerated plies' rows are the same in every part: the first part gives them.
+    let enumerated_rows = match shard {
+        Some((i, _)) if i > 1 => 0,
+        _ => levels.len(),
+    };
+    for (ply, level) in levels.iter().enumerate().take(enumerated_rows) {
         let mut best: Option<(u32, Board, Side)> = None;
         let mut positions = 0u64;
         level.for_each(|b, side| {
@@ -414,7 +421,7 @@ pub const MAX_FOLLOWED: usize = 8;
 isa_versions!(
     /// Raises `most[d]` to the mobility of each position `d + 1` plies after `board` and
     /// counts those positions in `lines[d]` (a forced pass is a ply; a finished game has no
-    /// successors, as in [`successors`]). `most` may start at the best found elsewhere:
+    /// successors, as in [`crate::enumerate::successors`]). `most` may start at the best found elsewhere:
     /// the last ply's positions that cannot beat it are counted without their moves
     /// being generated. Compiled per instruction set: nearly all its time is the last
     /// ply's flips and move counts.
@@ -503,21 +510,22 @@ fn levels(plies: u32, limit: usize, keep: Option<&Path>) -> io::Result<Vec<Level
 
 /// A game from the start to `target` (with `side` to move) in the last of `levels`:
 /// representatives walked back level by level, then replayed forward by the core, each
-/// move the one whose result reduces to the next representative.
+/// move the one whose result reduces to the next representative. The representatives one
+/// level back are those of the unmoves of the next one (a symmetry of the start maps the
+/// unmoves of a position onto those of its image), looked up in the level's sorted keys:
+/// a few binary searches where a scan of the level would cost a pass over every position.
 fn witness(levels: &[Level], target: Board, side: Side) -> io::Result<(Vec<Move>, Position)> {
     let mut chain = vec![(target, side)];
     for level in levels[..levels.len() - 1].iter().rev() {
         let (next, next_side) = *chain.last().expect("the target");
         let mut previous = None;
-        level.for_each(|b, s| {
-            if previous.is_none()
-                && successors(Convention::Plies, b, s)
-                    .iter()
-                    .any(|(c, cs)| *cs == next_side && reduce(c) == next)
-            {
-                previous = Some((*b, s));
+        for unmove in unmoves(&next, next_side) {
+            let before = reduce(&unmove.board);
+            if level.sets[unmove.side].contains(key(&before))? {
+                previous = Some((before, unmove.side));
+                break;
             }
-        })?;
+        }
         chain.push(previous.expect("every representative has a predecessor"));
     }
     chain.reverse();

@@ -118,6 +118,31 @@ impl SortedSet {
         self.len() == 0
     }
 
+    /// Whether `key` is in the set: a binary search, reading about 30 keys of a file.
+    pub fn contains(&self, key: u128) -> io::Result<bool> {
+        match self {
+            SortedSet::Memory(keys) => Ok(keys.binary_search(&key).is_ok()),
+            SortedSet::File { file, len, .. } => {
+                let (mut low, mut high) = (0, *len);
+                let mut bytes = [0; 16];
+                while low < high {
+                    let middle = low + (high - low) / 2;
+                    std::os::unix::fs::FileExt::read_exact_at(
+                        file,
+                        &mut bytes,
+                        16 * middle as u64,
+                    )?;
+                    match u128::from_le_bytes(bytes).cmp(&key) {
+                        std::cmp::Ordering::Less => low = middle + 1,
+                        std::cmp::Ordering::Greater => high = middle,
+                        std::cmp::Ordering::Equal => return Ok(true),
+                    }
+                }
+                Ok(false)
+            }
+        }
+    }
+
     /// Visits the keys in order, `chunk` at a time.
     pub fn for_each_chunk(&self, chunk: usize, mut f: impl FnMut(&[u128])) -> io::Result<()> {
         match self {
@@ -319,6 +344,17 @@ mod tests {
         let memory = large.finish().unwrap();
         assert!(matches!(memory, SortedSet::Memory(_)));
         assert_eq!(collect(&memory), expected);
+
+        for set in [&spilled, &memory] {
+            for k in [0, 1, 5002, 5003, 1 << 70, (1 << 71) + 5002, u128::MAX] {
+                assert_eq!(
+                    set.contains(k).unwrap(),
+                    expected.binary_search(&k).is_ok(),
+                    "{k}"
+                );
+            }
+            assert!(expected.iter().all(|&k| set.contains(k).unwrap()));
+        }
     }
 
     #[test]

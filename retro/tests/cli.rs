@@ -238,7 +238,7 @@ fn maxmob_keeps_and_reads_the_levels() {
 }
 
 /// `--shard I/N` with `--enumerate-to`: each part's rows beyond the enumeration are lower
-/// bounds; `merge` puts the parts back into the whole run's rows (same maxima, positions
+/// bounds, the enumerated plies' rows come with part 1 only; `merge` puts the parts back into the whole run's rows (same maxima, positions
 /// and lines); a missing or repeated part, or parts with the whole run, is refused.
 #[test]
 fn maxmob_shards_merge_into_the_whole_curve() {
@@ -259,10 +259,11 @@ fn maxmob_shards_merge_into_the_whole_curve() {
         let shard = format!("{i}/3");
         let output = retro(&[&curve[..], &["--shard", &shard]].concat());
         assert!(output.status.success(), "{output:?}");
-        for row in json_lines(&output)
-            .iter()
-            .filter(|r| r["ply"].as_u64() > Some(4))
-        {
+        let rows = json_lines(&output);
+        // The enumerated plies' rows come with part 1 only.
+        let enumerated_rows = rows.iter().filter(|r| r["ply"].as_u64() <= Some(4)).count();
+        assert_eq!(enumerated_rows, if i == 1 { 5 } else { 0 }, "part {i}");
+        for row in rows.iter().filter(|r| r["ply"].as_u64() > Some(4)) {
             assert_eq!(row["shard"], shard.as_str());
             assert!(row["max"].is_null() && row["impossible"].is_null(), "{row}");
         }

@@ -32,7 +32,8 @@ pub struct MaxmobArgs {
     /// With --enumerate-to: follow only the positions of partition I of N of its ply, so
     /// that N runs (GNU parallel, a Slurm array) share the work; `retro merge` puts their
     /// rows together. A part's row gives a lower bound (`lower`, with its witness), not
-    /// the maximum.
+    /// the maximum. The rows of the enumerated plies, the same in every part, come with
+    /// part 1 only.
     #[arg(long, value_name = "I/N", value_parser = cli::parse_shard, requires = "enumerate_to")]
     shard: Option<(usize, usize)>,
     /// With --by-ply: a beam search instead, for plies past what the enumeration reaches:
