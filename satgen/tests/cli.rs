@@ -882,6 +882,21 @@ fn curve_rows_resume_and_plot() {
     assert_eq!(stdout_text(&again), "");
     let plot = satgen(&["curve-plot", &path("curve.jsonl"), "-o", &path("curve.svg")]);
     assert!(plot.status.success(), "{plot:?}");
+    // Where each ply stands: its maximum, the witness and the row it came from.
+    let table = stdout_text(&plot);
+    for row in &rows {
+        let line = table
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(&row["ply"].to_string()))
+            .unwrap_or_else(|| panic!("ply {} in {table}", row["ply"]));
+        let max = row["max"].to_string();
+        let witness = row["witness"].as_str().unwrap();
+        assert_eq!(line.split_whitespace().nth(2), Some(max.as_str()), "{line}");
+        assert!(
+            line.contains(witness) && line.contains("curve.jsonl:"),
+            "{line}"
+        );
+    }
     assert!(std::fs::read_to_string(path("curve.svg"))
         .unwrap()
         .contains("<svg"));

@@ -280,11 +280,30 @@ fn points(rows: Vec<cli::JsonLine>) -> Result<BTreeMap<u64, (String, serde_json:
 }
 
 /// Draws the curve: the maximum at each ply (black's plies and white's as two series), and
-/// the bounds where a point is not settled.
+/// the bounds where a point is not settled; prints where each ply stands (its maximum or
+/// bounds, the witness, and the row that gave it).
 pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {
     let points = points(cli::read_json_lines(&args.rows)?)?;
     draw(&args.output, &points)
         .map_err(|e| Failure::Input(format!("{}: {e}", args.output.display())))?;
+    writeln!(out, "  ply  side    max  bounds    witness  (from)")?;
+    for (ply, (at, row)) in &points {
+        let lower = row["lower"].as_u64().unwrap_or(0);
+        let bounds = match (row["max"].as_u64(), row["impossible"].as_u64()) {
+            (Some(_), _) => String::new(),
+            (None, Some(u)) => format!("{lower}..{}", u - 1),
+            (None, None) => format!("{lower}.."),
+        };
+        writeln!(
+            out,
+            "{ply:>5}  {:<5} {:>5}  {bounds:<8}  {}  ({at})",
+            row["side"].as_str().unwrap_or("?"),
+            row["max"]
+                .as_u64()
+                .map_or("-".to_string(), |m| m.to_string()),
+            row["witness"].as_str().unwrap_or(""),
+        )?;
+    }
     let settled = points.values().filter(|(_, r)| !r["max"].is_null()).count();
     writeln!(
         out,
