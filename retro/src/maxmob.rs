@@ -551,6 +551,34 @@ fn witness(levels: &[Level], target: Board, side: Side) -> io::Result<(Vec<Move>
 mod tests {
     use super::*;
 
+    /// A witness walks back through a pass as through a move: every position of the
+    /// levels to ply 9 where the side that did not move has no move (so it may follow a
+    /// pass) gets a game that replays to an image of it, and some of those games end
+    /// with the pass.
+    #[test]
+    fn witnesses_walk_back_through_passes() {
+        let levels = levels(9, 1 << 20, None).unwrap();
+        let mut after_pass = Vec::new();
+        for (ply, level) in levels.iter().enumerate().skip(1) {
+            level
+                .for_each(|b, side| {
+                    if b.pass().moves() == 0 && b.moves() != 0 {
+                        after_pass.push((ply, *b, side));
+                    }
+                })
+                .unwrap();
+        }
+        let mut passes = 0;
+        for &(ply, board, side) in &after_pass {
+            let (moves, position) = witness(&levels[..=ply], board, side).unwrap();
+            assert_eq!(moves.len(), ply);
+            assert_eq!(reduce(&position.board), board);
+            assert_eq!(crate::enumerate::side_index(position.side), side);
+            passes += usize::from(moves.last() == Some(&Move::Pass));
+        }
+        assert!(passes > 0, "{} positions, no pass", after_pass.len());
+    }
+
     #[test]
     fn matches_a_plain_search_and_the_witness_replays() {
         for plies in 0..=6 {
