@@ -290,6 +290,30 @@ fn maxmob_shards_merge_into_the_whole_curve() {
         let output = merge(&[], bad);
         assert_eq!(output.status.code(), Some(2), "{output:?}");
     }
+    // Splits that nest: 1/2 is 1/4 and 3/4, so 1/2, 2/4 and 4/4 cover every position
+    // once; with 3/4 as well, or without 4/4, they do not.
+    let nested: Vec<_> = ["1/2", "2/4", "4/4", "3/4"]
+        .iter()
+        .enumerate()
+        .map(|(k, shard)| {
+            let output = retro(&[&curve[..], &["--shard", shard]].concat());
+            assert!(output.status.success(), "{output:?}");
+            write_part(dir.path(), 10 + k, &output)
+        })
+        .collect();
+    let merged = json_lines(&merge(&["--json"], &nested[..3]));
+    assert_eq!(merged.len(), whole.len());
+    for (m, w) in merged.iter().zip(&whole) {
+        for field in ["ply", "max", "from_positions", "lines"] {
+            assert_eq!(m[field], w[field], "{field}: {m} against {w}");
+        }
+    }
+    for bad in [&nested[..], &nested[..2]] {
+        let output = merge(&[], bad);
+        assert_eq!(output.status.code(), Some(2), "{output:?}");
+        let message = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(message.trim().lines().count(), 1, "{message}");
+    }
 }
 
 /// `--beam`: rows exact (with their counts) up to the first ply cut to the width, lower
