@@ -421,10 +421,10 @@ pub const MAX_FOLLOWED: usize = 8;
 isa_versions!(
     /// Raises `most[d]` to the mobility of each position `d + 1` plies after `board` and
     /// counts those positions in `lines[d]` (a forced pass is a ply; a finished game has no
-    /// successors, as in [`crate::enumerate::successors`]). `most` may start at the best found elsewhere:
-    /// the last ply's positions that cannot beat it are counted without their moves
-    /// being generated. Compiled per instruction set: nearly all its time is the last
-    /// ply's flips and move counts.
+    /// successors, as in [`crate::enumerate::successors`]). `most` may start at the best
+    /// found elsewhere: the last ply's positions that cannot beat it are counted without
+    /// their moves being generated. Compiled per instruction set: nearly all its time is
+    /// the last ply's flips and move counts.
     fn follow(board: &Board, most: &mut [u32], lines: &mut [u64]) -> () {
         let (Some((first, deeper)), Some((counted, deeper_lines))) =
             (most.split_first_mut(), lines.split_first_mut())
