@@ -238,8 +238,9 @@ fn maxmob_keeps_and_reads_the_levels() {
 }
 
 /// `--shard I/N` with `--enumerate-to`: each part's rows beyond the enumeration are lower
-/// bounds, the enumerated plies' rows come with part 1 only; `merge` puts the parts back into the whole run's rows (same maxima, positions
-/// and lines); a missing or repeated part, or parts with the whole run, is refused.
+/// bounds, the enumerated plies' rows come with part 1 only; `merge` puts the parts back
+/// into the whole run's rows (same maxima, positions and lines), also from parts of
+/// splits that nest; a missing or repeated part, or parts with the whole run, is refused.
 #[test]
 fn maxmob_shards_merge_into_the_whole_curve() {
     let curve = [

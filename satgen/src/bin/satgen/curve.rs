@@ -64,12 +64,22 @@ pub struct PlotArgs {
 
 const HEADER: &str = "  ply  side    max  bounds    questions  seconds  witness";
 
-fn line(point: &Point) -> String {
-    let bounds = match (point.max, point.impossible) {
+/// An unsettled point's range: from its witness's count to one below the first count
+/// proven impossible (open-ended without one); empty for a settled point.
+fn bounds(max: Option<u64>, lower: u64, impossible: Option<u64>) -> String {
+    match (max, impossible) {
         (Some(_), _) => String::new(),
-        (None, Some(u)) => format!("{}..{}", point.lower, u - 1),
-        (None, None) => format!("{}..", point.lower),
-    };
+        (None, Some(u)) => format!("{lower}..{}", u - 1),
+        (None, None) => format!("{lower}.."),
+    }
+}
+
+fn line(point: &Point) -> String {
+    let bounds = bounds(
+        point.max.map(u64::from),
+        u64::from(point.lower),
+        point.impossible.map(u64::from),
+    );
     format!(
         "{:>5}  {:<5} {:>5}  {:<8} {:>10} {:>8.1}  {}",
         point.ply,
@@ -288,12 +298,11 @@ pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {
         .map_err(|e| Failure::Input(format!("{}: {e}", args.output.display())))?;
     writeln!(out, "  ply  side    max  bounds    witness  (from)")?;
     for (ply, (at, row)) in &points {
-        let lower = row["lower"].as_u64().unwrap_or(0);
-        let bounds = match (row["max"].as_u64(), row["impossible"].as_u64()) {
-            (Some(_), _) => String::new(),
-            (None, Some(u)) => format!("{lower}..{}", u - 1),
-            (None, None) => format!("{lower}.."),
-        };
+        let bounds = bounds(
+            row["max"].as_u64(),
+            row["lower"].as_u64().unwrap_or(0),
+            row["impossible"].as_u64(),
+        );
         writeln!(
             out,
             "{ply:>5}  {:<5} {:>5}  {bounds:<8}  {}  ({at})",
