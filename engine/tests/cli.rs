@@ -772,8 +772,10 @@ fn merge_puts_shards_back_together() {
     fails(&[&p1, &p2, &path("wrong.jsonl")], "", 1);
 }
 
-/// `perft --shard I/N` parts merged by `merge` equal the unsharded count at every depth; a
-/// missing or repeated shard, or a shard of another count, is an error (exit 2).
+/// `perft --shard I/N` parts merged by `merge` equal the unsharded count at every depth,
+/// also where a part is run as the two of a finer split that make it up (1/3 as 1/6 and
+/// 4/6); a missing, repeated or overlapping shard, or a shard of another count, is an
+/// error (exit 2).
 #[test]
 fn perft_shards_merge_into_the_whole_count() {
     let dir = tempfile::tempdir().unwrap();
@@ -792,18 +794,28 @@ fn perft_shards_merge_into_the_whole_count() {
     let args = ["perft", "7", "--board", board, "--hash-mb", "2", "--json"];
     let whole = stdout(&engine(&args));
     assert!(counts(&whole).iter().any(|c| c.2 > 0 && c.3 > 0), "{whole}");
-    for i in 1..=3 {
-        let shard = format!("{i}/3");
+    for (name, shard) in [
+        ("p1", "1/3"),
+        ("p2", "2/3"),
+        ("p3", "3/3"),
+        ("q1", "1/6"),
+        ("q4", "4/6"),
+    ] {
         let mut args = args.to_vec();
-        args.extend(["--shard", &shard, "--split-plies", "2"]);
+        args.extend(["--shard", shard, "--split-plies", "2"]);
         let output = engine(&args);
         assert!(output.status.success(), "{output:?}");
-        std::fs::write(path(&format!("p{i}.jsonl")), &output.stdout).unwrap();
+        std::fs::write(path(&format!("{name}.jsonl")), &output.stdout).unwrap();
     }
     let (p1, p2, p3) = (path("p1.jsonl"), path("p2.jsonl"), path("p3.jsonl"));
-    let merged = engine(&["merge", &p2, &p3, &p1, "--json"]);
-    assert!(merged.status.success(), "{merged:?}");
-    assert_eq!(counts(&stdout(&merged)), counts(&whole));
+    let (q1, q4) = (path("q1.jsonl"), path("q4.jsonl"));
+    for parts in [vec![&p2, &p3, &p1], vec![&q4, &p2, &p3, &q1]] {
+        let mut args = vec!["merge", "--json"];
+        args.extend(parts.iter().map(|p| p.as_str()));
+        let merged = engine(&args);
+        assert!(merged.status.success(), "{merged:?}");
+        assert_eq!(counts(&stdout(&merged)), counts(&whole), "{parts:?}");
+    }
 
     let fails = |files: &[&str], message: &str| {
         let mut args = vec!["merge"];
@@ -816,6 +828,8 @@ fn perft_shards_merge_into_the_whole_count() {
     };
     fails(&[&p1, &p2], "shard 3/3 is missing");
     fails(&[&p1, &p2, &p3, &p3], "and again in");
+    fails(&[&p1, &p2, &p3, &q4], "overlaps shard 1/3");
+    fails(&[&q1, &p2, &p3], "shard 4/6 is missing");
     let other = engine(&["perft", "7", "--shard", "3/3", "--json", "--hash-mb", "2"]);
     std::fs::write(path("other.jsonl"), &other.stdout).unwrap();
     fails(&[&p1, &p2, &path("other.jsonl")], "of another count");

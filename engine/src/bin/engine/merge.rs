@@ -110,8 +110,9 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     totals.finish(out, args.json, Default::default(), "")
 }
 
-/// The shards' summaries: one per shard, all of the same file and the same N, none
-/// interrupted, every shard 1..N there. The file's number of positions.
+/// The shards' summaries: all of the same file, none interrupted, every position in one
+/// shard (of one split or of splits that nest, [`cli::Split`]). The file's number of
+/// positions.
 fn check_shards(summaries: &[(String, serde_json::Value)]) -> Result<usize, Failure> {
     let Some((_, first)) = summaries.first() else {
         return Err(Failure::Input(
@@ -141,8 +142,8 @@ fn check_shards(summaries: &[(String, serde_json::Value)]) -> Result<usize, Fail
     Ok(file_positions)
 }
 
-/// Perft shards: per depth, every shard 1..N of one count (same position, same split) once;
-/// their counts added up.
+/// Perft shards: per depth, shards of one count (same position, same split ply) holding
+/// every subtree once (splits may nest, [`cli::Split`]); their counts added up.
 fn merge_perft(
     lines: Vec<(String, serde_json::Value)>,
     json: bool,
@@ -150,7 +151,7 @@ fn merge_perft(
 ) -> Result<(), Failure> {
     // Per depth, the rows of its shards; the first row fixes the position and N.
     let mut depths: BTreeMap<u32, cli::Split<Row>> = BTreeMap::new();
-    let mut first: Option<(String, String, usize)> = None;
+    let mut first: Option<(String, String)> = None;
     for (at, value) in lines {
         if value["command"] != "perft" {
             return Err(Failure::Input(format!(
@@ -160,16 +161,14 @@ fn merge_perft(
         let row: Row = serde_json::from_value(value)
             .map_err(|e| Failure::Input(format!("{at}: not a perft row ({e})")))?;
         let shard = row.shard.clone().unwrap_or_else(|| "1/1".into());
-        let (_, count) =
-            cli::parse_shard(&shard).map_err(|e| Failure::Input(format!("{at}: {e}")))?;
-        if let Some((first_at, first_board, first_count)) = &first {
-            if row.board != *first_board || count != *first_count {
+        if let Some((first_at, first_board)) = &first {
+            if row.board != *first_board {
                 return Err(Failure::Input(format!(
-                    "{at}: shard {shard} of another count than {first_at} (position or N differ)"
+                    "{at}: shard {shard} of another count than {first_at} (another position)"
                 )));
             }
         } else {
-            first = Some((at.clone(), row.board.clone(), count));
+            first = Some((at.clone(), row.board.clone()));
         }
         let shards = depths.entry(row.depth).or_default();
         if let Some(other) = shards.first() {

@@ -282,58 +282,15 @@ fn write_rows(rows: &[Row], json: bool, out: &mut impl Write) -> Result<(), Fail
     Ok(())
 }
 
-/// The rows of parts that cover every position followed exactly once, by shard. Partition
-/// I of N holds the positions whose hash is I - 1 modulo N (`retro::enumerate::partition`),
-/// so a coarser split's part is the union of a finer one's whose N it divides (6/64 is
-/// 6/128 and 70/128): parts of several splits cover the positions once where, modulo the
-/// least common multiple of their Ns, each residue is in exactly one part. Ordered by
-/// shard.
-fn covering(mut parts: Vec<((usize, usize), Row, String)>) -> Result<Vec<Row>, String> {
-    const MOST: usize = 1 << 20;
-    let gcd = |mut a: usize, mut b: usize| {
-        while b != 0 {
-            (a, b) = (b, a % b);
-        }
-        a
-    };
-    let mut modulus = 1;
-    for &((_, n), ..) in &parts {
-        modulus = modulus / gcd(modulus, n) * n;
-        if modulus > MOST {
-            return Err(format!(
-                "splits whose least common multiple is over {MOST} parts"
-            ));
-        }
-    }
-    parts.sort_by_key(|&((i, n), ..)| (i, n));
-    let mut owner: Vec<Option<usize>> = vec![None; modulus];
-    for (k, &((i, n), _, ref at)) in parts.iter().enumerate() {
-        for residue in (i - 1..modulus).step_by(n) {
-            if let Some(first) = owner[residue] {
-                let ((j, m), _, first_at) = &parts[first];
-                return Err(format!(
-                    "shard {i}/{n} ({at}) overlaps shard {j}/{m} ({first_at})"
-                ));
-            }
-            owner[residue] = Some(k);
-        }
-    }
-    if let Some(missing) = owner.iter().position(Option::is_none) {
-        return Err(format!("shard {}/{modulus} is missing", missing + 1));
-    }
-    Ok(parts.into_iter().map(|(_, row, _)| row).collect())
-}
-
 /// The rows of `retro maxmob --by-ply --json` runs, the parts of a split (or of splits
-/// that nest, [`covering`]), put back together: per ply the best part's witness (replayed
+/// that nest, [`cli::Split`]), put back together: per ply the best part's witness (replayed
 /// by the core), the lines and positions followed added up; refused if a part is missing
 /// or repeated, if whole rows of one ply disagree, or if a ply has both.
 pub fn merge(lines: Vec<cli::JsonLine>, json: bool, out: &mut impl Write) -> Result<(), Failure> {
     #[derive(Default)]
     struct Ply {
         whole: Option<(Row, String)>,
-        /// The parts read: their shard (I, N), the row, where it was read.
-        parts: Vec<((usize, usize), Row, String)>,
+        parts: cli::Split<Row>,
     }
     let mut plies: BTreeMap<usize, Ply> = BTreeMap::new();
     for read in lines {
@@ -355,7 +312,7 @@ pub fn merge(lines: Vec<cli::JsonLine>, json: bool, out: &mut impl Write) -> Res
             )));
         }
         let ply = plies.entry(row.ply).or_default();
-        match row.shard.as_deref() {
+        match row.shard.clone() {
             None => match &ply.whole {
                 Some((first, first_at))
                     if (first.max, first.positions, first.lines)
@@ -369,10 +326,7 @@ pub fn merge(lines: Vec<cli::JsonLine>, json: bool, out: &mut impl Write) -> Res
                 Some(_) => {}
                 None => ply.whole = Some((row, at)),
             },
-            Some(shard) => {
-                let shard = cli::parse_shard(shard).map_err(|e| bad(&e))?;
-                ply.parts.push((shard, row, at));
-            }
+            Some(shard) => ply.parts.add(&shard, row, &at).map_err(Failure::Input)?,
         }
     }
     let mut rows = Vec::new();
@@ -386,8 +340,10 @@ pub fn merge(lines: Vec<cli::JsonLine>, json: bool, out: &mut impl Write) -> Res
             rows.push(row);
             continue;
         }
-        let parts =
-            covering(ply.parts).map_err(|e| Failure::Input(format!("ply {number}: {e}")))?;
+        let parts = ply
+            .parts
+            .complete()
+            .map_err(|e| Failure::Input(format!("ply {number}: {e}")))?;
         // The first part (by shard number) with the largest lower bound.
         let best = parts.iter().rev().max_by_key(|r| r.lower).expect("a part");
         let mut merged = best.clone();

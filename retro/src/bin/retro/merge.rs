@@ -367,7 +367,8 @@ struct MergedLevel {
 }
 
 /// `retro enumerate` rows: a level counted whole in several runs must agree; a level split
-/// into partitions needs every shard 1..N once, and their counts add up.
+/// into partitions needs every position in one part (splits may nest, [`cli::Split`]), and
+/// their counts add up.
 fn merge_levels(
     lines: Vec<cli::JsonLine>,
     json: bool,
@@ -422,7 +423,7 @@ fn merge_levels(
             let (_, p, c) = merged.whole.expect("a row per level");
             (p, c, 1)
         } else {
-            let count = merged.shards.count();
+            let count = merged.shards.len();
             let parts = merged
                 .shards
                 .complete()
