@@ -1,0 +1,106 @@
+//! What a run may use: threads (`--threads`) and memory for its tables (`--hash-mb`,
+//! `--memory-mb`), checked against the machine where the system says.
+
+use super::failure::Failure;
+
+/// The number of threads `--threads` asks for: `threads`, or one per core without it.
+pub fn thread_count(threads: Option<u32>) -> usize {
+    threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |t| t as usize,
+    )
+}
+
+/// A pool of `threads` workers (default: one per core).
+pub fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, Failure> {
+    let threads = threads.map_or(0, |t| t as usize);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Failure::Input(format!("cannot start {threads} threads: {e}")))
+}
+
+/// `--hash-mb` of the commands that search: one budget for all of a command's tables,
+/// 256 MiB by default everywhere, divided where there are several by
+/// [`crate::memory::share_mb`].
+#[derive(clap::Args, Debug)]
+pub struct HashArgs {
+    /// Memory in MiB for the tables of the search, all of them together (the exact
+    /// solver keeps 2 MiB more, for the nodes near the leaves).
+    #[arg(long, default_value_t = 256, value_parser = parse_memory_mb, allow_hyphen_values = true)]
+    pub hash_mb: u64,
+}
+
+impl HashArgs {
+    /// The budget in MiB.
+    pub fn mb(&self) -> usize {
+        self.hash_mb as usize
+    }
+}
+
+/// Memory and threads of a command that searches on every core: one declaration for the
+/// solvers of all the tools.
+#[derive(clap::Args, Debug)]
+pub struct SearchArgs {
+    /// `--hash-mb`.
+    #[command(flatten)]
+    pub hash: HashArgs,
+    /// Search threads (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+}
+
+/// A memory budget in MiB for tables (`--hash-mb`, `--memory-mb`): at least 2 (the
+/// tools that split it between two tables need a MiB each) and at most this machine's
+/// memory, checked here so that a budget the machine cannot give is a usage error rather
+/// than an allocation failure (an abort) or the kernel's out-of-memory kill.
+pub fn parse_memory_mb(text: &str) -> Result<u64, String> {
+    let mb: u64 = text
+        .parse()
+        .map_err(|_| format!("{text:?}: the budget is a positive number of MiB"))?;
+    if mb < 2 {
+        return Err(format!("{mb} MiB is too little: at least 2"));
+    }
+    match physical_memory_mb() {
+        Some(machine) if mb > machine => Err(format!(
+            "{mb} MiB is more than the {machine} MiB of memory this machine has"
+        )),
+        _ => Ok(mb),
+    }
+}
+
+/// The machine's memory in MiB, where the system says.
+fn physical_memory_mb() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: sysconf reads system constants and touches no memory of ours.
+        let (pages, size) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        if pages > 0 && size > 0 {
+            return Some((pages as u64 * size as u64) >> 20);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_budgets_within_the_machine() {
+        assert_eq!(parse_memory_mb("256"), Ok(256));
+        assert!(parse_memory_mb("1").unwrap_err().contains("at least 2"));
+        assert!(parse_memory_mb("-1")
+            .unwrap_err()
+            .contains("positive number"));
+        let machine = physical_memory_mb().expect("Linux says");
+        assert!(parse_memory_mb(&(machine + 1).to_string())
+            .unwrap_err()
+            .contains("this machine has"));
+    }
+}

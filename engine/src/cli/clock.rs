@@ -1,0 +1,190 @@
+//! Processor time, the measure of work behind `--cpu-limit` and the tools' timings: on a
+//! shared machine wall seconds measure the load as much as the work.
+
+/// Whose processor time a [`cpu_seconds`] reading counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CpuClock {
+    /// The calling thread's.
+    Thread,
+    /// Every thread of this process, and its child processes (external solvers), those it
+    /// has waited for and, on Linux, those still running with what they started: the cost
+    /// of work that a run hands to several threads or programs, at any moment.
+    ProcessAndChildren,
+}
+
+/// Processor seconds (user and system) used so far by `clock`'s scope, where the system
+/// says (`None` elsewhere). Wall seconds on a shared machine measure the load as much as
+/// the work; these measure the work.
+pub fn cpu_seconds(clock: CpuClock) -> Option<f64> {
+    #[cfg(unix)]
+    {
+        let read = |id: libc::clockid_t| {
+            let mut t = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            // SAFETY: clock_gettime writes only the timespec it is given.
+            (unsafe { libc::clock_gettime(id, &mut t) } == 0)
+                .then_some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
+        };
+        match clock {
+            CpuClock::Thread => read(libc::CLOCK_THREAD_CPUTIME_ID),
+            CpuClock::ProcessAndChildren => {
+                // SAFETY: getrusage writes only the rusage it is given; zeroed is a valid
+                // rusage.
+                let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+                if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } != 0 {
+                    return None;
+                }
+                let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+                let waited = tv(usage.ru_utime) + tv(usage.ru_stime);
+                // Read after the waited ones: a child reaped in between is missed once
+                // rather than counted twice.
+                let running = running_descendants_cpu_seconds();
+                read(libc::CLOCK_PROCESS_CPUTIME_ID).map(|own| own + waited + running)
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = clock;
+        None
+    }
+}
+
+/// Processor seconds of this process's descendants that it has not waited for (each with
+/// the children it waited for itself), from `/proc`: a solver still running is charged as
+/// it runs, which a limit on processor time needs. 0 where there is no `/proc`.
+#[cfg(unix)]
+fn running_descendants_cpu_seconds() -> f64 {
+    #[cfg(target_os = "linux")]
+    {
+        // Per process: its parent and its own and waited children's ticks (fields 4 and
+        // 14-17 of `stat`, counted after the command name, which may hold spaces).
+        let stat = |entry: std::fs::DirEntry| -> Option<(u32, u32, u64)> {
+            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+            let text = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            let fields: Vec<&str> = text[text.rfind(')')? + 2..].split(' ').collect();
+            let number = |i: usize| fields.get(i - 3)?.parse::<u64>().ok();
+            let ticks = (14..=17).map(number).sum::<Option<u64>>()?;
+            Some((pid, number(4)? as u32, ticks))
+        };
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return 0.0;
+        };
+        let processes: Vec<(u32, u32, u64)> = entries.flatten().filter_map(stat).collect();
+        let mut family = vec![std::process::id()];
+        let mut ticks = 0;
+        // Parents before children is not the order of /proc: grow the family until no
+        // process joins it.
+        let mut joined = true;
+        while joined {
+            joined = false;
+            for &(pid, parent, t) in &processes {
+                if family.contains(&parent) && !family.contains(&pid) {
+                    family.push(pid);
+                    ticks += t;
+                    joined = true;
+                }
+            }
+        }
+        // SAFETY: sysconf reads a system constant and touches no memory of ours.
+        let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+        if per_second > 0 {
+            return ticks as f64 / per_second as f64;
+        }
+    }
+    0.0
+}
+
+/// Processor time since it was started, on one [`CpuClock`]: the counterpart of
+/// `Instant` for [`cpu_seconds`].
+#[derive(Clone, Copy, Debug)]
+pub struct CpuTimer {
+    clock: CpuClock,
+    start: Option<f64>,
+}
+
+impl CpuTimer {
+    /// A timer on `clock`, from now.
+    pub fn start(clock: CpuClock) -> CpuTimer {
+        CpuTimer {
+            clock,
+            start: cpu_seconds(clock),
+        }
+    }
+
+    /// Seconds since the start, where the system says.
+    pub fn elapsed(&self) -> Option<f64> {
+        self.start
+            .zip(cpu_seconds(self.clock))
+            .map(|(start, now)| now - start)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Work of this thread moves its clock and the process's; a waited-for child's work
+    /// moves the process's clock only.
+    #[test]
+    fn cpu_clocks_count_threads_and_children() {
+        let read = || {
+            (
+                cpu_seconds(CpuClock::Thread).unwrap(),
+                cpu_seconds(CpuClock::ProcessAndChildren).unwrap(),
+            )
+        };
+        let (thread0, process0) = read();
+        let spin = CpuTimer::start(CpuClock::Thread);
+        let mut x = 1u64;
+        while spin.elapsed().unwrap() < 0.2 {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+        let (thread1, process1) = read();
+        assert!(thread1 - thread0 >= 0.2 && process1 - process0 >= 0.2);
+        let status = std::process::Command::new("sh")
+            .args(["-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done"])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let (thread2, process2) = read();
+        assert!(thread2 - thread1 < 0.05, "the child is not this thread");
+        assert!(process2 - process1 >= 0.1, "the child's work is counted");
+    }
+
+    /// The work of a process that a child started and that still runs is counted before
+    /// anything is waited for (what a limit on a running solver's time reads).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn cpu_clock_counts_running_descendants() {
+        use std::os::unix::process::CommandExt;
+        // What this thread spends reading the clock (the scan of /proc) is not the
+        // child's: counted is the rest.
+        let read = || {
+            cpu_seconds(CpuClock::ProcessAndChildren).unwrap()
+                - cpu_seconds(CpuClock::Thread).unwrap()
+        };
+        let before = read();
+        let mut child = std::process::Command::new("sh")
+            .args([
+                "-c",
+                "sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; sleep 60'; true",
+            ])
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let waited = std::time::Instant::now();
+        let mut counted = 0.0;
+        while counted < 0.1 && waited.elapsed().as_secs() < 30 {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            counted = read() - before;
+        }
+        let running = child.try_wait().unwrap().is_none();
+        // SAFETY: kill(2) has no memory effects; the group is the child's own.
+        unsafe { libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL) };
+        child.wait().unwrap();
+        assert!(running && counted >= 0.1, "{counted} s counted");
+    }
+}

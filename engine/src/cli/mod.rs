@@ -1,0 +1,435 @@
+//! Command-line plumbing shared by the project's binaries (`engine`, `dfpn`, ...): one way
+//! to parse arguments, read position files, check answers and show progress; beside it,
+//! one file per concern: how a command ends (`failure.rs`), shards and their merge
+//! (`shard.rs`), threads and memory (`budget.rs`), processor time (`clock.rs`), Ctrl-C and
+//! SIGTERM (`signal.rs`).
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+#[cfg(feature = "search")]
+use std::sync::Arc;
+
+#[cfg(feature = "search")]
+use crate::eval::{Evaluation, HandEval, PatternEval};
+use crate::obf::Obf;
+use crate::position::Move;
+use crate::{input, ParseError, ParseErrorKind};
+
+mod budget;
+mod clock;
+mod failure;
+mod shard;
+mod signal;
+
+pub use budget::{parse_memory_mb, thread_count, thread_pool, HashArgs, SearchArgs};
+pub use clock::{cpu_seconds, CpuClock, CpuTimer};
+pub use failure::{exit_code, Failure};
+pub use shard::{parse_shard, Split};
+pub use signal::interrupt_flag;
+
+/// Parses the command line; a usage error prints clap's whole message (what is wrong, the
+/// usage, a suggestion for a mistyped name; the help where nothing was given) on stderr
+/// and exits with status 2. Errors found after parsing stay one line ([`exit_code`]).
+pub fn parse_args<C: clap::Parser>() -> Result<C, ExitCode> {
+    match C::try_parse() {
+        Ok(cli) => Ok(cli),
+        Err(e) => {
+            // --help and --version go to stdout with success; the rest to stderr.
+            let _ = e.print();
+            Err(if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+    }
+}
+
+/// `completions SHELL`: the tool's shell completions, written to standard output.
+#[derive(clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell (for the files' places, see scripts/install-shell-files.sh).
+    shell: clap_complete::Shell,
+}
+
+/// `manual DIR`: the tool's man pages, one per command.
+#[derive(clap::Args)]
+pub struct ManualArgs {
+    /// Directory to write TOOL.1 and TOOL-COMMAND.1 into (created if missing).
+    dir: PathBuf,
+}
+
+/// Writes the completions of tool `C` (named as its binary) for the shell asked.
+pub fn completions<C: clap::CommandFactory>(
+    args: &CompletionsArgs,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let mut command = C::command();
+    let name = command.get_name().to_string();
+    clap_complete::generate(args.shell, &mut command, name, out);
+    Ok(())
+}
+
+/// Writes the man pages of tool `C` and of each of its commands into the directory asked.
+pub fn manual<C: clap::CommandFactory>(
+    args: &ManualArgs,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let failed = |e: io::Error| Failure::Input(format!("{}: {e}", args.dir.display()));
+    std::fs::create_dir_all(&args.dir).map_err(failed)?;
+    clap_mangen::generate_to(C::command(), &args.dir).map_err(failed)?;
+    writeln!(out, "man pages written to {}", args.dir.display())?;
+    Ok(())
+}
+
+/// Writes `value` as one line of JSON.
+pub fn write_json(out: &mut impl Write, value: &impl serde::Serialize) -> Result<(), Failure> {
+    let line = serde_json::to_string(value).map_err(|e| Failure::Io(e.into()))?;
+    writeln!(out, "{line}")?;
+    Ok(())
+}
+
+/// A time limit given in seconds by the option `name`: a duration, or a usage error for a
+/// negative or non-finite number.
+pub fn seconds(value: f64, name: &str) -> Result<std::time::Duration, Failure> {
+    std::time::Duration::try_from_secs_f64(value)
+        .map_err(|_| Failure::Input(format!("{name} {value}: not a number of seconds")))
+}
+
+/// One object of a JSON Lines file, with where it was read.
+pub struct JsonLine {
+    /// The file it was read from.
+    pub file: String,
+    /// From 1.
+    pub line: usize,
+    /// The object.
+    pub value: serde_json::Value,
+}
+
+impl JsonLine {
+    /// "FILE:LINE", for messages.
+    pub fn at(&self) -> String {
+        format!("{}:{}", self.file, self.line)
+    }
+}
+
+/// Every JSON object of the JSON Lines `files` (blank lines skipped), for the commands
+/// that put runs back together.
+pub fn read_json_lines(files: &[std::path::PathBuf]) -> Result<Vec<JsonLine>, Failure> {
+    let mut rows = Vec::new();
+    for path in files {
+        let file = path.display().to_string();
+        let json = |source: &str, line, text: &str| {
+            if text.trim().is_empty() {
+                return Ok(None);
+            }
+            serde_json::from_str(text).map(Some).map_err(|e| {
+                ParseError::new(
+                    source,
+                    line,
+                    0,
+                    ParseErrorKind::Io(format!("not JSON ({e})")),
+                )
+            })
+        };
+        for (line, value) in crate::obf::parse_lines(&file, crate::obf::open(path)?, json)? {
+            rows.push(JsonLine {
+                file: file.clone(),
+                line,
+                value,
+            });
+        }
+    }
+    Ok(rows)
+}
+
+/// Which position of each game a file of games (WTHOR, GGF) gives.
+#[derive(clap::Args, Debug)]
+pub struct GameArgs {
+    /// For a file of games: each game's position with this many empty squares. Default
+    /// for WTHOR: the depth of its theoretical scores (which the solvers then check as OBF
+    /// answers, as Edax's -wtest does).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=60))]
+    pub empties: Option<u32>,
+}
+
+/// Where the positions of a batch command come from, and which of them this run takes.
+#[derive(clap::Args, Debug)]
+pub struct PositionArgs {
+    /// OBF file of positions (answers like "; G8:+18;" are checked), or a file of games
+    /// (WTHOR .wtb, GGF .ggf: see --empties); `-` reads OBF from standard input.
+    #[arg(required_unless_present = "board", conflicts_with = "board")]
+    pub file: Option<PathBuf>,
+    /// Which position of each game a file of games gives.
+    #[command(flatten)]
+    pub games: GameArgs,
+    /// One position: an OBF line or a move list.
+    #[arg(long, allow_hyphen_values = true)]
+    pub board: Option<String>,
+    /// Take only positions I, I+N, I+2N... (1-based) of the file, for clusters.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<(usize, usize)>,
+}
+
+impl PositionArgs {
+    /// The positions to work on, and the totals to count them in, which name the shard
+    /// and the file's size (what `engine merge` checks).
+    pub fn read_batch(&self) -> Result<(Vec<(usize, Obf)>, Totals), Failure> {
+        let all = self.read_unsharded()?;
+        let totals = Totals {
+            shard: self.shard.map(|(i, n)| format!("{i}/{n}")),
+            file_positions: all.len(),
+            ..Totals::new()
+        };
+        Ok((self.sharded(all), totals))
+    }
+
+    /// The positions to work on, numbered from 1 in the file.
+    pub fn read(&self) -> Result<Vec<(usize, Obf)>, Failure> {
+        Ok(self.sharded(self.read_unsharded()?))
+    }
+
+    /// The positions of this shard (all without `--shard`).
+    fn sharded(&self, positions: Vec<(usize, Obf)>) -> Vec<(usize, Obf)> {
+        match self.shard {
+            Some((i, n)) => positions
+                .into_iter()
+                .filter(|(index, _)| (index - 1) % n == i - 1)
+                .collect(),
+            None => positions,
+        }
+    }
+
+    fn read_unsharded(&self) -> Result<Vec<(usize, Obf)>, Failure> {
+        let positions: Vec<(usize, Obf)> = match (&self.file, &self.board) {
+            (Some(path), _) => input::read_possible_positions(path, self.games.empties)?
+                .into_iter()
+                .map(|(_, obf)| obf)
+                .enumerate()
+                .map(|(i, obf)| (i + 1, obf))
+                .collect(),
+            (None, Some(text)) => vec![(1, input::parse_position("--board", text)?.0)],
+            (None, None) => return Err(Failure::Input("give a file or --board".into())),
+        };
+        Ok(positions)
+    }
+}
+
+/// Whether `score` and `mv` agree with the answers of `obf` (exact scores, or signs for
+/// win/draw/loss); `None` when the line carries no answers.
+pub fn check_answers(obf: &Obf, score: i32, mv: Option<Move>, wld: bool) -> Option<bool> {
+    let best = obf.best_score()?;
+    let listed = |m: Move| obf.answers.iter().find(|a| a.mv == m).map(|a| a.score);
+    Some(if wld {
+        score.signum() == best.signum()
+            && mv
+                .and_then(listed)
+                .is_none_or(|s| s.signum() == best.signum())
+    } else {
+        // A known score without moves (WTHOR) checks the score alone.
+        score == best && (obf.answers.is_empty() || mv.and_then(listed) == Some(best))
+    })
+}
+
+/// The totals of a batch command over its positions, and how it ends: a JSON summary
+/// object or a "total:" line, then exit 1 on mismatches or 130 after an interrupt.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Totals {
+    summary: bool,
+    /// Which shard of the file ran ("I/N"), for `engine merge`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+    /// Positions in the whole file (every shard's), for `engine merge` to find the
+    /// missing ones.
+    pub file_positions: usize,
+    /// Positions answered.
+    pub positions: usize,
+    /// Nodes searched for them.
+    pub nodes: u64,
+    /// Seconds spent on them.
+    pub seconds: f64,
+    /// Answers that disagree with the file's.
+    pub mismatches: usize,
+    /// Whether Ctrl-C or SIGTERM ended the run early.
+    pub interrupted: bool,
+}
+
+impl Totals {
+    /// Nothing counted yet.
+    pub fn new() -> Totals {
+        Totals {
+            summary: true,
+            ..Totals::default()
+        }
+    }
+
+    /// Counts one position solved.
+    pub fn add(&mut self, nodes: u64, seconds: f64, expected_ok: Option<bool>) {
+        self.positions += 1;
+        self.nodes += nodes;
+        self.seconds += seconds;
+        self.mismatches += (expected_ok == Some(false)) as usize;
+    }
+
+    /// Prints the totals (`extra` fields join the JSON object; `note` ends the line) and
+    /// turns mismatches and interrupts into the command's failure.
+    pub fn finish(
+        self,
+        out: &mut impl Write,
+        json: bool,
+        extra: serde_json::Map<String, serde_json::Value>,
+        note: &str,
+    ) -> Result<(), Failure> {
+        if json {
+            let mut object = match serde_json::to_value(&self) {
+                Ok(serde_json::Value::Object(object)) => object,
+                _ => unreachable!("totals serialise to an object"),
+            };
+            object.extend(extra);
+            write_json(out, &object)?;
+        } else {
+            writeln!(
+                out,
+                "total: {} positions, {:.3} s, {} nodes, {:.0} nodes/s, {} mismatches{note}{}",
+                self.positions,
+                self.seconds,
+                self.nodes,
+                self.nodes as f64 / self.seconds.max(1e-9),
+                self.mismatches,
+                if self.interrupted {
+                    " (interrupted)"
+                } else {
+                    ""
+                }
+            )?;
+        }
+        if self.mismatches > 0 {
+            return Err(Failure::Mismatch(self.mismatches));
+        }
+        if self.interrupted {
+            return Err(Failure::Interrupted);
+        }
+        Ok(())
+    }
+}
+
+/// A progress bar on stderr counting positions.
+pub fn position_progress(len: usize) -> indicatif::ProgressBar {
+    progress_bar(len as u64, "positions")
+}
+
+/// A progress bar on stderr counting `len` things named `unit`, with the time left.
+pub fn progress_bar(len: u64, unit: &str) -> indicatif::ProgressBar {
+    let progress = indicatif::ProgressBar::new(len);
+    let template = format!("{{bar:30}} {{pos}}/{{len}} {unit}, {{elapsed}} (eta {{eta}}) {{msg}}");
+    progress
+        .set_style(indicatif::ProgressStyle::with_template(&template).expect("a valid template"));
+    progress
+}
+
+/// The progress display the tools share (bars and spinners on stderr).
+pub use indicatif::ProgressBar;
+
+/// A spinner on stderr for one long step with no count to show: what runs (`message`)
+/// and for how long. Like the bars, it draws only on a terminal.
+pub fn spinner(message: String) -> indicatif::ProgressBar {
+    let progress = indicatif::ProgressBar::new_spinner();
+    progress.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {msg}, {elapsed}")
+            .expect("a valid template"),
+    );
+    progress.set_message(message);
+    progress.enable_steady_tick(std::time::Duration::from_millis(250));
+    progress
+}
+
+/// The evaluation a command uses (flattened into its arguments).
+#[cfg(feature = "search")]
+#[derive(clap::Args, Debug)]
+pub struct EvalArgs {
+    /// Evaluation: trained (built in), hand, or a weights file written by `engine train`.
+    #[arg(long, default_value = "trained")]
+    pub eval: String,
+}
+
+#[cfg(feature = "search")]
+impl EvalArgs {
+    /// The evaluation named.
+    pub fn load(&self) -> Result<Arc<dyn Evaluation>, Failure> {
+        load_eval(&self.eval)
+    }
+}
+
+/// The evaluation named on the command line: `trained` (the weights built in), `hand`, or
+/// the path of a weights file written by `engine train`.
+#[cfg(feature = "search")]
+pub fn load_eval(spec: &str) -> Result<Arc<dyn Evaluation>, Failure> {
+    Ok(match spec {
+        "trained" => PatternEval::embedded(),
+        "hand" => Arc::new(HandEval),
+        path => {
+            let bytes = std::fs::read(path)
+                .map_err(|e| Failure::Input(format!("{path}: cannot read: {e}")))?;
+            Arc::new(
+                PatternEval::decode(&bytes).map_err(|e| Failure::Input(format!("{path}: {e}")))?,
+            )
+        }
+    })
+}
+
+/// A ProbCut level of the midgame search (index into `probcut::CONFIDENCE`), or `None`
+/// for a full-width search.
+pub type Selectivity = Option<u8>;
+
+/// `--selectivity` of the commands that search with the midgame search.
+#[cfg(feature = "search")]
+#[derive(clap::Args)]
+pub struct SelectivityArgs {
+    /// ProbCut level of the search: 0-4 (1.1 to 3.3 sigma) or "none" (full width).
+    #[arg(long, default_value = "1", value_parser = parse_selectivity)]
+    pub selectivity: Selectivity,
+}
+
+/// `--selectivity` values: a level 0 to 4 (1.1 to 3.3 sigma) or `none`.
+#[cfg(feature = "search")]
+pub fn parse_selectivity(text: &str) -> Result<Selectivity, String> {
+    match text {
+        "none" => Ok(None),
+        _ => match text.parse::<u8>() {
+            Ok(level) if level < crate::search::probcut::EXACT => Ok(Some(level)),
+            _ => Err(format!("{text:?} is not a ProbCut level 0-4 or none")),
+        },
+    }
+}
+
+/// How a selectivity is shown: "probcut 1.5 sigma" or "full width".
+#[cfg(feature = "search")]
+pub fn selectivity_name(selectivity: Selectivity) -> String {
+    match selectivity {
+        Some(level) => format!(
+            "probcut {} sigma",
+            crate::search::probcut::CONFIDENCE[level as usize]
+        ),
+        None => "full width".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers() {
+        let obf: Obf = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6;"
+            .parse()
+            .unwrap();
+        let g8 = "g8".parse().unwrap();
+        let h1 = "h1".parse().unwrap();
+        assert_eq!(check_answers(&obf, 18, Some(g8), false), Some(true));
+        assert_eq!(check_answers(&obf, 18, Some(h1), false), Some(false));
+        assert_eq!(check_answers(&obf, 1, Some(h1), true), Some(true));
+        assert_eq!(check_answers(&obf, -1, Some(g8), true), Some(false));
+        assert_eq!(check_answers(&Obf::new(obf.position), 0, None, false), None);
+    }
+}
