@@ -240,7 +240,8 @@ fn maxmob_keeps_and_reads_the_levels() {
 /// `--shard I/N` with `--enumerate-to`: each part's rows beyond the enumeration are lower
 /// bounds, the enumerated plies' rows come with part 1 only; `merge` puts the parts back
 /// into the whole run's rows (same maxima, positions and lines), also from parts of
-/// splits that nest; a missing or repeated part, or parts with the whole run, is refused.
+/// splits that nest; a missing or repeated part, parts with the whole run, or parts whose
+/// positions followed do not add up to the level followed from, is refused.
 #[test]
 fn maxmob_shards_merge_into_the_whole_curve() {
     let curve = [
@@ -287,6 +288,27 @@ fn maxmob_shards_merge_into_the_whole_curve() {
     }
     let whole_file = write_part(dir.path(), 0, &whole_run);
     let mixed = [&parts[..], &[whole_file]].concat();
+    // A part that followed one position fewer than its partition of ply 4 has (as from a
+    // damaged copy of the level) does not add up to ply 4's row.
+    let short = dir.path().join("short.jsonl").to_str().unwrap().to_string();
+    let text = std::fs::read_to_string(&parts[2]).unwrap();
+    let rows: Vec<String> = text
+        .lines()
+        .map(|line| {
+            let mut row: serde_json::Value = serde_json::from_str(line).unwrap();
+            row["from_positions"] = (row["from_positions"].as_u64().unwrap() - 1).into();
+            row.to_string()
+        })
+        .collect();
+    std::fs::write(&short, rows.join("\n") + "\n").unwrap();
+    let short = [&parts[..2], &[short]].concat();
+    let output = merge(&[], &short);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        message.contains("positions of ply 4, which has"),
+        "{message}"
+    );
     for bad in [&parts[..2], &[&parts[..], &parts[2..]].concat(), &mixed] {
         let output = merge(&[], bad);
         assert_eq!(output.status.code(), Some(2), "{output:?}");

@@ -285,7 +285,8 @@ fn write_rows(rows: &[Row], json: bool, out: &mut impl Write) -> Result<(), Fail
 /// The rows of `retro maxmob --by-ply --json` runs, the parts of a split (or of splits
 /// that nest, [`cli::Split`]), put back together: per ply the best part's witness (replayed
 /// by the core), the lines and positions followed added up; refused if a part is missing
-/// or repeated, if whole rows of one ply disagree, or if a ply has both.
+/// or repeated, if whole rows of one ply disagree, if a ply has both, or if the positions
+/// followed do not add up to the level followed from.
 pub fn merge(lines: Vec<cli::JsonLine>, json: bool, out: &mut impl Write) -> Result<(), Failure> {
     #[derive(Default)]
     struct Ply {
@@ -355,6 +356,26 @@ pub fn merge(lines: Vec<cli::JsonLine>, json: bool, out: &mut impl Write) -> Res
         merged.seconds = parts.iter().map(|r| r.seconds).sum();
         merged.certify();
         rows.push(merged);
+    }
+    // The positions followed add up to the level followed from, where its row is read
+    // (part 1 brings it): every position of that level was followed once, which the shard
+    // numbers alone do not show (a part run on a damaged copy of the level would not).
+    for row in &rows {
+        let (Some(from), Some(followed)) = (row.from_ply, row.from_positions) else {
+            continue;
+        };
+        if let Some(level) = rows
+            .iter()
+            .find(|r| r.ply == from)
+            .and_then(|r| r.positions)
+        {
+            if followed != level {
+                return Err(Failure::Input(format!(
+                    "ply {}: lines followed from {followed} positions of ply {from}, which has {level}",
+                    row.ply
+                )));
+            }
+        }
     }
     write_rows(&rows, json, out)
 }
