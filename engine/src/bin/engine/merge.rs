@@ -149,7 +149,7 @@ fn merge_perft(
     json: bool,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    // Per depth, the rows of its shards; the first row fixes the position and N.
+    // Per depth, the rows of its shards; the first row fixes the position.
     let mut depths: BTreeMap<u32, cli::Split<Row>> = BTreeMap::new();
     let mut first: Option<(String, String)> = None;
     for (at, value) in lines {
