@@ -17,8 +17,8 @@ pub struct MergeArgs {
     /// Output files of `retro check --json` (shards of one file, in any order, and reruns
     /// of what they left UNKNOWN with `check --done`), of
     /// `retro enumerate --json` (shards of one count), or of `retro maxmob --by-ply --json`
-    /// (shards of one curve; parts of splits that nest, as 6/64 with 6/128 and 70/128, may
-    /// be mixed).
+    /// (shards of one curve). Parts of splits that nest, as 6/64 with 6/128 and 70/128, may
+    /// be mixed.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// The positions are `retro sample --random-boards`: estimate the number of legal
