@@ -3,12 +3,16 @@
 the rules, so that a REACHABLE answer does not rest on the core alone.
 
 Usage: replay-witnesses.py BOARDS.obf ROWS.jsonl[.gz]...
+       replay-witnesses.py --maxmob ROWS.jsonl[.gz]...
 
 BOARDS.obf is the file that was checked (the row's `index` is its 1-based position among the
 board lines; `%` comments and blank lines are skipped). Each witness is a move string such as
 `f5d6c3`, where `ps` marks a pass; a forced pass may also be left out, so one is inserted when
 the side to move has no move. The replay must end on exactly the board and side to move of
-the line. Prints one line per file and exits 1 on the first disagreement."""
+the line. With `--maxmob` the rows are those of `retro maxmob --by-ply` (or `satgen`'s curve):
+each witness must be a game of exactly the row's ply that leaves the row's side to move with
+the row's number of legal moves (`max`, else `lower`). Prints one line per file and exits 1 on
+the first disagreement."""
 import gzip
 import json
 import sys
@@ -79,7 +83,45 @@ def parse(line):
     return black, white, side == "X"
 
 
+def mobility(own, opp):
+    return sum(1 for sq in range(64) if flips(own, opp, sq))
+
+
+def check_maxmob(row):
+    """Why the row's witness does not show its maximum or lower bound, or None."""
+    moves = row["witness"]
+    if len(moves) != 2 * row["ply"]:
+        return f"the witness has {len(moves) // 2} plies, not {row['ply']}"
+    black, white, black_to_move = replay(moves)
+    if black_to_move != (row["side"] == "black"):
+        return f"{row['side']} is not to move after the witness"
+    own, opp = (black, white) if black_to_move else (white, black)
+    want = row["max"] if row.get("max") is not None else row["lower"]
+    got = mobility(own, opp)
+    return None if got == want else f"{got} legal moves, not {want}"
+
+
+def main_maxmob(paths):
+    for path in paths:
+        opener = gzip.open if path.endswith(".gz") else open
+        replayed = 0
+        with opener(path, "rt") as f:
+            for row in map(json.loads, f):
+                if not row.get("witness"):
+                    continue
+                try:
+                    wrong = check_maxmob(row)
+                except ValueError as e:
+                    wrong = str(e)
+                if wrong:
+                    sys.exit(f"{path}: ply {row['ply']} {row['side']}: {wrong}")
+                replayed += 1
+        print(f"{path}: {replayed} witnesses replayed to their mobility")
+
+
 def main():
+    if sys.argv[1] == "--maxmob":
+        return main_maxmob(sys.argv[2:])
     lines = list(boards(sys.argv[1]))
     for path in sys.argv[2:]:
         opener = gzip.open if path.endswith(".gz") else open
