@@ -70,10 +70,15 @@ pub fn question(ply: usize, mobility: u32) -> Question {
 /// outcome and, for an UNSAT, where the proof was kept. Ends at the maximum or at the
 /// first question `solve` leaves unanswered (`Outcome::Stopped`). A `known` game of
 /// exactly `ply` plies (a published witness) is the first witness: the climb asks one
-/// move more than it reaches.
+/// move more than it reaches. With a `ceiling` N, the one question asked is N instead (no
+/// climb): its UNSAT bounds the point from above (it settles the point only where the
+/// witness reaches N - 1), its SAT gives a witness of at least N. Where the climb's next
+/// questions take hours, the ceiling (say 34, the bound of every ply that the
+/// mobility-34 cubes give) still bounds the point at the cost of one question.
 pub fn climb(
     ply: usize,
     known: Option<&[Move]>,
+    ceiling: Option<u32>,
     mut solve: impl FnMut(&Question, &Encoded) -> Result<(Outcome, Option<String>), String>,
 ) -> Result<Point, String> {
     let start = std::time::Instant::now();
@@ -104,12 +109,20 @@ pub fn climb(
         point.witness_given = true;
         witnessed = true;
     }
+    let mut asked_ceiling = false;
     loop {
-        let wanted = point.lower + u32::from(witnessed);
+        let wanted = match ceiling {
+            Some(n) if !asked_ceiling => n,
+            _ => point.lower + u32::from(witnessed),
+        };
         if point.impossible == Some(wanted) {
             point.max = Some(point.lower);
             break;
         }
+        if asked_ceiling {
+            break;
+        }
+        asked_ceiling = ceiling.is_some();
         let q = question(ply, wanted);
         let encoded = encode(&q);
         let asked = std::time::Instant::now();
@@ -191,7 +204,7 @@ mod tests {
     #[test]
     fn first_points_match_brute_force() {
         for ply in 0..=6 {
-            let point = climb(ply, None, |_, encoded| {
+            let point = climb(ply, None, None, |_, encoded| {
                 let model = crate::solve::varisat(&encoded.formula);
                 Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
             })
@@ -210,7 +223,7 @@ mod tests {
     #[test]
     fn a_stopped_question_leaves_the_bounds() {
         let mut asked = 0;
-        let point = climb(4, None, |_, encoded| {
+        let point = climb(4, None, None, |_, encoded| {
             asked += 1;
             Ok(if asked == 1 {
                 let model = crate::solve::varisat(&encoded.formula).unwrap();
@@ -234,7 +247,7 @@ mod tests {
         let game = engine::Game::replay(Position::START, "f5d6c3d3c4").unwrap();
         let reached = game.last().board.mobility();
         let mut first = None;
-        let point = climb(5, Some(&game.moves), |q, encoded| {
+        let point = climb(5, Some(&game.moves), None, |q, encoded| {
             first.get_or_insert(q.mobility as u32);
             let model = crate::solve::varisat(&encoded.formula);
             Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
@@ -250,8 +263,44 @@ mod tests {
         let never = |_: &Question, _: &Encoded| -> Result<(Outcome, Option<String>), String> {
             unreachable!("no question for a refused game")
         };
-        assert!(climb(4, Some(&game.moves), never).is_err());
+        assert!(climb(4, Some(&game.moves), None, never).is_err());
         let with_pass = [Move::Pass];
-        assert!(climb(1, Some(&with_pass), never).is_err());
+        assert!(climb(1, Some(&with_pass), None, never).is_err());
+    }
+
+    /// A ceiling is the one question asked: its UNSAT bounds the point (and settles it
+    /// where the witness reaches one less), its SAT raises the witness to it.
+    #[test]
+    fn a_ceiling_asks_one_question() {
+        let most = brute_force(&engine::Board::START, 5);
+        let by_varisat = |q: &Question, encoded: &Encoded| {
+            let model = crate::solve::varisat(&encoded.formula);
+            Ok((
+                model.map_or(Outcome::Unsat, Outcome::Sat),
+                Some(q.mobility.to_string()),
+            ))
+        };
+        let weak = engine::Game::replay(Position::START, "f5d6c3d3c4").unwrap();
+        let reached = weak.last().board.mobility();
+        assert!(reached + 1 < most);
+        let bounded = climb(5, Some(&weak.moves), Some(most + 1), by_varisat).unwrap();
+        assert_eq!(bounded.questions.len(), 1);
+        assert_eq!(bounded.questions[0].result, "UNSAT");
+        assert_eq!(
+            (bounded.max, bounded.lower, bounded.impossible),
+            (None, reached, Some(most + 1))
+        );
+        let best = engine::Game::replay(Position::START, "d3c5d6e3f4").unwrap();
+        assert_eq!(best.last().board.mobility(), most);
+        let settled = climb(5, Some(&best.moves), Some(most + 1), by_varisat).unwrap();
+        assert_eq!((settled.max, settled.questions.len()), (Some(most), 1));
+        let raised = climb(5, Some(&weak.moves), Some(most), by_varisat).unwrap();
+        assert_eq!(raised.questions.len(), 1);
+        assert_eq!(
+            (raised.max, raised.lower, raised.impossible),
+            (None, most, None)
+        );
+        let game = engine::Game::replay(Position::START, &raised.witness).unwrap();
+        assert_eq!(game.last().board.mobility(), most);
     }
 }

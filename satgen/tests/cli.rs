@@ -978,6 +978,67 @@ fn curve_starts_from_known_games() {
     }
 }
 
+/// `curve --ceiling N`: one question per ply, N moves; its UNSAT bounds the point (and
+/// settles it where the known witness reaches N - 1); `--done` then skips the plies
+/// bounded at N or below, and the plot draws the bounds.
+#[test]
+fn curve_ceiling_bounds_each_ply_with_one_question() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let most = |ply| engine::reference::max_mobility(&engine::Board::START, ply) as u64;
+    // d3c5d6e3f4 reaches the most after 5 plies; nothing is known at ply 4.
+    std::fs::write(
+        path("known.txt"),
+        "best; d3c5d6e3f4
+",
+    )
+    .unwrap();
+    let ceiling = (most(5) + 1).to_string();
+    let args = [
+        "curve",
+        "--from",
+        "4",
+        "--to",
+        "5",
+        "--json",
+        "--ceiling",
+        &ceiling,
+        "--witnesses",
+        &path("known.txt"),
+    ];
+    let output = satgen(&args);
+    assert!(output.status.success(), "{output:?}");
+    let text = stdout_text(&output);
+    let rows: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        let ply = row["ply"].as_u64().unwrap();
+        assert_eq!(row["questions"].as_array().unwrap().len(), 1, "{row}");
+        assert_eq!(row["impossible"].as_u64(), Some(most(5) + 1), "{row}");
+        if ply == 5 {
+            assert_eq!(row["max"].as_u64(), Some(most(5)), "{row}");
+        } else {
+            // At ply 4 the ceiling is far above the most (9), and no game is known.
+            assert!(most(4) + 1 < most(5) + 1);
+            assert!(row["max"].is_null(), "{row}");
+        }
+    }
+    std::fs::write(path("rows.jsonl"), &text).unwrap();
+    let rows_file = path("rows.jsonl");
+    let mut resumed = args.to_vec();
+    resumed.extend(["--done", &rows_file]);
+    let again = satgen(&resumed);
+    assert!(again.status.success(), "{again:?}");
+    assert_eq!(stdout_text(&again).trim(), "");
+    let plot = satgen(&["curve-plot", &path("rows.jsonl"), "-o", &path("c.svg")]);
+    assert!(plot.status.success(), "{plot:?}");
+    let table = stdout_text(&plot);
+    assert!(table.contains(&format!("..{}", most(5))), "{table}");
+}
+
 /// `completions` and `manual` (scripts/install-shell-files.sh) cover every command: the
 /// files are made from the command line itself.
 #[test]

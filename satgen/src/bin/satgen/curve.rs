@@ -38,6 +38,14 @@ pub struct Args {
     /// passes counted) is the first witness, and the climb starts one move above it.
     #[arg(long, value_name = "FILE")]
     witnesses: Option<PathBuf>,
+    /// Ask only "N moves after exactly P plies" at each ply instead of climbing: its UNSAT
+    /// (with its checked proof under --proof) bounds the point from above, and settles it
+    /// where the best known witness reaches N - 1; its SAT gives a witness of at least N.
+    /// For the plies whose climb takes hours: 34 bounds every ply to 42 (the mobility-34
+    /// cubes), one question each. With --done, a ply is skipped once a row settles it or
+    /// bounds it at N or below.
+    #[arg(long, value_name = "N")]
+    ceiling: Option<u32>,
     /// Seconds per question; a point whose question runs out keeps its bounds (max null).
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
@@ -127,11 +135,17 @@ fn best_known(games: &[engine::Game], ply: usize) -> Option<&[Move]> {
         .map(|g| &g.moves[..ply])
 }
 
-/// The plies whose maximum the files give.
-fn answered(files: &[PathBuf]) -> Result<Vec<usize>, Failure> {
+/// The plies whose maximum the files give, or (with a `ceiling`) an upper bound at most
+/// the ceiling.
+fn answered(files: &[PathBuf], ceiling: Option<u32>) -> Result<Vec<usize>, Failure> {
     let mut plies = Vec::new();
     for row in cli::read_json_lines(files)? {
-        if !row.value["max"].is_null() {
+        let bounded = |n: u32| {
+            row.value["impossible"]
+                .as_u64()
+                .is_some_and(|u| u <= u64::from(n))
+        };
+        if !row.value["max"].is_null() || ceiling.is_some_and(bounded) {
             let ply = row.value["ply"]
                 .as_u64()
                 .ok_or_else(|| Failure::Input(format!("{}: a row without its ply", row.at())))?;
@@ -153,7 +167,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         .time_limit
         .map(|s| cli::seconds(s, "--time-limit"))
         .transpose()?;
-    let skip = answered(&args.done)?;
+    let skip = answered(&args.done, args.ceiling)?;
     let known = match &args.witnesses {
         Some(path) => known_games(path)?,
         None => Vec::new(),
@@ -227,7 +241,7 @@ fn point(
     limit: Option<Duration>,
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<Point, String> {
-    climb(ply, known, |q, encoded| {
+    climb(ply, known, args.ceiling, |q, encoded| {
         let asked = Instant::now();
         let stop = || interrupt.load(Relaxed) || limit.is_some_and(|l| asked.elapsed() >= l);
         let name = format!("ply-{ply:02}-mobility-{:02}", q.mobility);
