@@ -70,15 +70,20 @@ pub fn question(ply: usize, mobility: u32) -> Question {
 /// outcome and, for an UNSAT, where the proof was kept. Ends at the maximum or at the
 /// first question `solve` leaves unanswered (`Outcome::Stopped`). A `known` game of
 /// exactly `ply` plies (a published witness) is the first witness: the climb asks one
-/// move more than it reaches. With a `ceiling` N, the one question asked is N instead (no
-/// climb): its UNSAT bounds the point from above (it settles the point only where the
-/// witness reaches N - 1), its SAT gives a witness of at least N. Where the climb's next
-/// questions take hours, the ceiling (say 34, the bound of every ply that the
-/// mobility-34 cubes give) still bounds the point at the cost of one question.
+/// move more than it reaches. With a `ceiling` N, the first question asked is N instead:
+/// its UNSAT bounds the point from above (and settles it where the witness reaches N - 1),
+/// its SAT gives a witness of at least N. Without `descend` it is the only question: where
+/// the climb's next questions take hours, the ceiling (say 34, the bound of every ply that
+/// the mobility-34 cubes give) still bounds the point at the cost of one question. With
+/// `descend`, each UNSAT is followed by one move fewer, until the point is settled (an
+/// UNSAT meets the witness, or a SAT meets the UNSAT above it) or a question is left
+/// unanswered: the climb from above, for plies whose questions above the witness are
+/// easier to refute than to satisfy.
 pub fn climb(
     ply: usize,
     known: Option<&[Move]>,
     ceiling: Option<u32>,
+    descend: bool,
     mut solve: impl FnMut(&Question, &Encoded) -> Result<(Outcome, Option<String>), String>,
 ) -> Result<Point, String> {
     let start = std::time::Instant::now();
@@ -111,18 +116,19 @@ pub fn climb(
     }
     let mut asked_ceiling = false;
     loop {
-        let wanted = match ceiling {
-            Some(n) if !asked_ceiling => n,
-            _ => point.lower + u32::from(witnessed),
-        };
-        if point.impossible == Some(wanted) {
+        // The fewest moves no witness reaches yet.
+        let above = point.lower + u32::from(witnessed);
+        if point.impossible == Some(above) {
             point.max = Some(point.lower);
             break;
         }
-        if asked_ceiling {
-            break;
-        }
-        asked_ceiling = ceiling.is_some();
+        let wanted = match (ceiling, point.impossible) {
+            (None, _) => above,
+            (Some(n), _) if !asked_ceiling => n,
+            (Some(_), Some(u)) if descend => u - 1,
+            _ => break,
+        };
+        asked_ceiling = true;
         let q = question(ply, wanted);
         let encoded = encode(&q);
         let asked = std::time::Instant::now();
@@ -204,7 +210,7 @@ mod tests {
     #[test]
     fn first_points_match_brute_force() {
         for ply in 0..=6 {
-            let point = climb(ply, None, None, |_, encoded| {
+            let point = climb(ply, None, None, false, |_, encoded| {
                 let model = crate::solve::varisat(&encoded.formula);
                 Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
             })
@@ -223,7 +229,7 @@ mod tests {
     #[test]
     fn a_stopped_question_leaves_the_bounds() {
         let mut asked = 0;
-        let point = climb(4, None, None, |_, encoded| {
+        let point = climb(4, None, None, false, |_, encoded| {
             asked += 1;
             Ok(if asked == 1 {
                 let model = crate::solve::varisat(&encoded.formula).unwrap();
@@ -247,7 +253,7 @@ mod tests {
         let game = engine::Game::replay(Position::START, "f5d6c3d3c4").unwrap();
         let reached = game.last().board.mobility();
         let mut first = None;
-        let point = climb(5, Some(&game.moves), None, |q, encoded| {
+        let point = climb(5, Some(&game.moves), None, false, |q, encoded| {
             first.get_or_insert(q.mobility as u32);
             let model = crate::solve::varisat(&encoded.formula);
             Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
@@ -263,9 +269,9 @@ mod tests {
         let never = |_: &Question, _: &Encoded| -> Result<(Outcome, Option<String>), String> {
             unreachable!("no question for a refused game")
         };
-        assert!(climb(4, Some(&game.moves), None, never).is_err());
+        assert!(climb(4, Some(&game.moves), None, false, never).is_err());
         let with_pass = [Move::Pass];
-        assert!(climb(1, Some(&with_pass), None, never).is_err());
+        assert!(climb(1, Some(&with_pass), None, false, never).is_err());
     }
 
     /// A ceiling is the one question asked: its UNSAT bounds the point (and settles it
@@ -283,7 +289,7 @@ mod tests {
         let weak = engine::Game::replay(Position::START, "f5d6c3d3c4").unwrap();
         let reached = weak.last().board.mobility();
         assert!(reached + 1 < most);
-        let bounded = climb(5, Some(&weak.moves), Some(most + 1), by_varisat).unwrap();
+        let bounded = climb(5, Some(&weak.moves), Some(most + 1), false, by_varisat).unwrap();
         assert_eq!(bounded.questions.len(), 1);
         assert_eq!(bounded.questions[0].result, "UNSAT");
         assert_eq!(
@@ -292,9 +298,9 @@ mod tests {
         );
         let best = engine::Game::replay(Position::START, "d3c5d6e3f4").unwrap();
         assert_eq!(best.last().board.mobility(), most);
-        let settled = climb(5, Some(&best.moves), Some(most + 1), by_varisat).unwrap();
+        let settled = climb(5, Some(&best.moves), Some(most + 1), false, by_varisat).unwrap();
         assert_eq!((settled.max, settled.questions.len()), (Some(most), 1));
-        let raised = climb(5, Some(&weak.moves), Some(most), by_varisat).unwrap();
+        let raised = climb(5, Some(&weak.moves), Some(most), false, by_varisat).unwrap();
         assert_eq!(raised.questions.len(), 1);
         assert_eq!(
             (raised.max, raised.lower, raised.impossible),
@@ -302,5 +308,42 @@ mod tests {
         );
         let game = engine::Game::replay(Position::START, &raised.witness).unwrap();
         assert_eq!(game.last().board.mobility(), most);
+    }
+
+    /// Descending from a ceiling: one move fewer after each UNSAT, until a SAT meets the
+    /// UNSAT above it, an UNSAT meets the witness, or a question is left unanswered.
+    #[test]
+    fn a_descent_from_the_ceiling_settles_the_point() {
+        let most = brute_force(&engine::Board::START, 5);
+        let mut asked = Vec::new();
+        let by_varisat = |_: &Question, encoded: &Encoded| {
+            let model = crate::solve::varisat(&encoded.formula);
+            Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
+        };
+        let weak = engine::Game::replay(Position::START, "f5d6c3d3c4").unwrap();
+        let point = climb(5, Some(&weak.moves), Some(most + 3), true, |q, e| {
+            asked.push(q.mobility as u32);
+            by_varisat(q, e)
+        })
+        .unwrap();
+        assert_eq!(asked, [most + 3, most + 2, most + 1, most]);
+        assert_eq!((point.max, point.impossible), (Some(most), Some(most + 1)));
+        let game = engine::Game::replay(Position::START, &point.witness).unwrap();
+        assert_eq!(game.last().board.mobility(), most);
+        let best = engine::Game::replay(Position::START, "d3c5d6e3f4").unwrap();
+        let point = climb(5, Some(&best.moves), Some(most + 2), true, by_varisat).unwrap();
+        assert_eq!((point.max, point.questions.len()), (Some(most), 2));
+        let mut answers = 0;
+        let point = climb(5, Some(&weak.moves), Some(most + 3), true, |q, e| {
+            answers += 1;
+            if answers == 1 {
+                by_varisat(q, e)
+            } else {
+                Ok((Outcome::Stopped, None))
+            }
+        })
+        .unwrap();
+        assert_eq!((point.max, point.impossible), (None, Some(most + 3)));
+        assert_eq!(point.questions.len(), 2);
     }
 }

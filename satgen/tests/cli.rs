@@ -980,7 +980,8 @@ fn curve_starts_from_known_games() {
 
 /// `curve --ceiling N`: one question per ply, N moves; its UNSAT bounds the point (and
 /// settles it where the known witness reaches N - 1); `--done` then skips the plies
-/// bounded at N or below, and the plot draws the bounds.
+/// bounded at N or below, and the plot draws the bounds. With `--descend` the questions go
+/// down one move at a time until the point is settled.
 #[test]
 fn curve_ceiling_bounds_each_ply_with_one_question() {
     let dir = tempfile::tempdir().unwrap();
@@ -1037,6 +1038,35 @@ fn curve_ceiling_bounds_each_ply_with_one_question() {
     assert!(plot.status.success(), "{plot:?}");
     let table = stdout_text(&plot);
     assert!(table.contains(&format!("..{}", most(5))), "{table}");
+    // --descend: one move fewer after each UNSAT, to the SAT that settles the point.
+    let ceiling = (most(5) + 2).to_string();
+    let descent = satgen(&[
+        "curve",
+        "--from",
+        "5",
+        "--to",
+        "5",
+        "--json",
+        "--ceiling",
+        &ceiling,
+        "--descend",
+    ]);
+    assert!(descent.status.success(), "{descent:?}");
+    let row: serde_json::Value = serde_json::from_str(stdout_text(&descent).trim()).unwrap();
+    let asked: Vec<(u64, &str)> = row["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| {
+            (
+                q["mobility"].as_u64().unwrap(),
+                q["result"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    let m = most(5);
+    assert_eq!(asked, [(m + 2, "UNSAT"), (m + 1, "UNSAT"), (m, "SAT")]);
+    assert_eq!(row["max"].as_u64(), Some(m));
 }
 
 /// `completions` and `manual` (scripts/install-shell-files.sh) cover every command: the

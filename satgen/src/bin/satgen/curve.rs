@@ -46,6 +46,12 @@ pub struct Args {
     /// bounds it at N or below.
     #[arg(long, value_name = "N")]
     ceiling: Option<u32>,
+    /// With --ceiling: after each UNSAT ask one move fewer, until the point is settled (an
+    /// UNSAT meets the witness, or a SAT the UNSAT above it) or a question runs out of
+    /// --time-limit. The climb from above, for plies where one move more than the witness
+    /// is hard to satisfy and the counts above it are quick to refute.
+    #[arg(long, requires = "ceiling")]
+    descend: bool,
     /// Seconds per question; a point whose question runs out keeps its bounds (max null).
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
@@ -241,7 +247,7 @@ fn point(
     limit: Option<Duration>,
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<Point, String> {
-    climb(ply, known, args.ceiling, |q, encoded| {
+    climb(ply, known, args.ceiling, args.descend, |q, encoded| {
         let asked = Instant::now();
         let stop = || interrupt.load(Relaxed) || limit.is_some_and(|l| asked.elapsed() >= l);
         let name = format!("ply-{ply:02}-mobility-{:02}", q.mobility);
