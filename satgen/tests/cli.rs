@@ -981,7 +981,8 @@ fn curve_starts_from_known_games() {
 /// `curve --ceiling N`: one question per ply, N moves; its UNSAT bounds the point (and
 /// settles it where the known witness reaches N - 1); `--done` then skips the plies
 /// bounded at N or below, and the plot draws the bounds. With `--descend` the questions go
-/// down one move at a time until the point is settled.
+/// down one move at a time until the point is settled, and a resumed descent starts one
+/// below the rows' bound.
 #[test]
 fn curve_ceiling_bounds_each_ply_with_one_question() {
     let dir = tempfile::tempdir().unwrap();
@@ -1067,6 +1068,16 @@ fn curve_ceiling_bounds_each_ply_with_one_question() {
     let m = most(5);
     assert_eq!(asked, [(m + 2, "UNSAT"), (m + 1, "UNSAT"), (m, "SAT")]);
     assert_eq!(row["max"].as_u64(), Some(m));
+    // A descent resumed with --done goes on one below the rows' bound: ply 4 is bounded
+    // at most(5) + 1 by the first run, so its first question is most(5); ply 5 is settled.
+    let mut resumed = args.to_vec();
+    resumed.extend(["--descend", "--done", &rows_file]);
+    let descent = satgen(&resumed);
+    assert!(descent.status.success(), "{descent:?}");
+    let row: serde_json::Value = serde_json::from_str(stdout_text(&descent).trim()).unwrap();
+    assert_eq!(row["ply"].as_u64(), Some(4));
+    assert_eq!(row["questions"][0]["mobility"].as_u64(), Some(most(5)));
+    assert_eq!(row["max"].as_u64(), Some(most(4)));
 }
 
 /// `completions` and `manual` (scripts/install-shell-files.sh) cover every command: the

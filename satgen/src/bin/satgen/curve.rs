@@ -28,7 +28,8 @@ pub struct Args {
     #[arg(long, value_name = "I/N", value_parser = cli::parse_shard)]
     shard: Option<(usize, usize)>,
     /// Skip the plies whose maximum these JSON Lines files (of earlier runs) already give:
-    /// an interrupted run goes on where it stopped.
+    /// an interrupted run goes on where it stopped. With --ceiling N, also those they
+    /// bound at N or below; with --descend, the descent goes on one below their bound.
     #[arg(long, value_name = "FILE")]
     done: Vec<PathBuf>,
     /// Known games (one per line, `label;` before the moves optional, `%` comments, as
@@ -42,8 +43,7 @@ pub struct Args {
     /// (with its checked proof under --proof) bounds the point from above, and settles it
     /// where the best known witness reaches N - 1; its SAT gives a witness of at least N.
     /// For the plies whose climb takes hours: 34 bounds every ply to 42 (the mobility-34
-    /// cubes), one question each. With --done, a ply is skipped once a row settles it or
-    /// bounds it at N or below.
+    /// cubes), one question each.
     #[arg(long, value_name = "N")]
     ceiling: Option<u32>,
     /// With --ceiling: after each UNSAT ask one move fewer, until the point is settled (an
@@ -141,24 +141,57 @@ fn best_known(games: &[engine::Game], ply: usize) -> Option<&[Move]> {
         .map(|g| &g.moves[..ply])
 }
 
-/// The plies whose maximum the files give, or (with a `ceiling`) an upper bound at most
-/// the ceiling.
-fn answered(files: &[PathBuf], ceiling: Option<u32>) -> Result<Vec<usize>, Failure> {
-    let mut plies = Vec::new();
+/// What the rows of earlier runs (--done) say of one ply.
+#[derive(Clone, Copy, Default)]
+struct Known {
+    settled: bool,
+    /// The fewest moves a row proves impossible.
+    impossible: Option<u32>,
+}
+
+fn known_bounds(files: &[PathBuf]) -> Result<BTreeMap<usize, Known>, Failure> {
+    let mut bounds: BTreeMap<usize, Known> = BTreeMap::new();
     for row in cli::read_json_lines(files)? {
-        let bounded = |n: u32| {
-            row.value["impossible"]
-                .as_u64()
-                .is_some_and(|u| u <= u64::from(n))
-        };
-        if !row.value["max"].is_null() || ceiling.is_some_and(bounded) {
-            let ply = row.value["ply"]
-                .as_u64()
-                .ok_or_else(|| Failure::Input(format!("{}: a row without its ply", row.at())))?;
-            plies.push(ply as usize);
+        let ply = row.value["ply"]
+            .as_u64()
+            .ok_or_else(|| Failure::Input(format!("{}: a row without its ply", row.at())))?;
+        let known = bounds.entry(ply as usize).or_default();
+        known.settled |= !row.value["max"].is_null();
+        if let Some(u) = row.value["impossible"].as_u64() {
+            known.impossible = Some(known.impossible.map_or(u as u32, |k| k.min(u as u32)));
         }
     }
-    Ok(plies)
+    Ok(bounds)
+}
+
+/// The first question at `ply`: the climb's (`Some(None)`), or with a ceiling the ceiling,
+/// or with --descend one below a smaller bound of the --done rows (`Some(Some(n))`);
+/// `None` where nothing is left to ask (settled, bounded at the ceiling without
+/// --descend, or a bound meeting the best known witness).
+fn first_question(
+    args: &Args,
+    known: Known,
+    games: &[engine::Game],
+    ply: usize,
+) -> Option<Option<u32>> {
+    if known.settled {
+        return None;
+    }
+    let Some(ceiling) = args.ceiling else {
+        return Some(None);
+    };
+    let start = match known.impossible {
+        Some(u) if u <= ceiling && !args.descend => return None,
+        Some(u) => ceiling.min(u - 1),
+        None => ceiling,
+    };
+    let lower = games
+        .iter()
+        .filter(|g| g.moves.len() >= ply)
+        .map(|g| g.positions[ply].board.mobility())
+        .max()
+        .unwrap_or(0);
+    (start > lower).then_some(Some(start))
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
@@ -173,16 +206,18 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         .time_limit
         .map(|s| cli::seconds(s, "--time-limit"))
         .transpose()?;
-    let skip = answered(&args.done, args.ceiling)?;
+    let bounds = known_bounds(&args.done)?;
     let known = match &args.witnesses {
         Some(path) => known_games(path)?,
         None => Vec::new(),
     };
-    let plies: Vec<usize> = (args.from as usize..=args.to as usize)
+    let plies: Vec<(usize, Option<u32>)> = (args.from as usize..=args.to as usize)
         .enumerate()
         .filter(|(k, _)| args.shard.is_none_or(|(i, n)| k % n == i - 1))
-        .map(|(_, ply)| ply)
-        .filter(|ply| !skip.contains(ply))
+        .filter_map(|(_, ply)| {
+            let done = bounds.get(&ply).copied().unwrap_or_default();
+            first_question(args, done, &known, ply).map(|first| (ply, first))
+        })
         .collect();
     let interrupt = cli::interrupt_flag();
     let progress = cli::progress_bar(plies.len() as u64, "plies");
@@ -200,11 +235,11 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                 plies
                     .par_iter()
                     .with_max_len(1)
-                    .for_each_with(sender, |sender, &ply| {
+                    .for_each_with(sender, |sender, &(ply, first)| {
                         if interrupt.load(Relaxed) || failure.lock().expect("no panics").is_some() {
                             return;
                         }
-                        match point(args, ply, best_known(&known, ply), limit, &interrupt) {
+                        match point(args, ply, best_known(&known, ply), first, limit, &interrupt) {
                             Ok(point) => {
                                 let text = if args.json {
                                     serde_json::to_string(&point).expect("a point serialises")
@@ -239,15 +274,17 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     Ok(())
 }
 
-/// One point, each question by the solver chosen, stopped by the interrupt or `limit`.
+/// One point from its first question (`ceiling`, or the climb's), each question by the
+/// solver chosen, stopped by the interrupt or `limit`.
 fn point(
     args: &Args,
     ply: usize,
     known: Option<&[Move]>,
+    ceiling: Option<u32>,
     limit: Option<Duration>,
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<Point, String> {
-    climb(ply, known, args.ceiling, args.descend, |q, encoded| {
+    climb(ply, known, ceiling, args.descend, |q, encoded| {
         let asked = Instant::now();
         let stop = || interrupt.load(Relaxed) || limit.is_some_and(|l| asked.elapsed() >= l);
         let name = format!("ply-{ply:02}-mobility-{:02}", q.mobility);
