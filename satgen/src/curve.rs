@@ -66,24 +66,33 @@ pub fn question(ply: usize, mobility: u32) -> Question {
     }
 }
 
+/// Where a point's questions start from above instead of only climbing from below.
+#[derive(Clone, Copy, Debug)]
+pub struct FromAbove {
+    /// The first question (34 bounds every ply to 42: the mobility-34 cubes). Its UNSAT
+    /// bounds the point from above, its SAT gives a witness of at least this many.
+    pub ceiling: u32,
+    /// Go on between the witness and the bound: each question asks the middle of what is
+    /// neither witnessed nor refuted (rounded up), until the point is settled; an
+    /// unanswered question moves the next ones above it (refuting gets easier further
+    /// above the maximum), until none is left to ask.
+    pub bisect: bool,
+    /// The fewest moves earlier runs proved impossible (their rows keep the proofs): the
+    /// bisection starts below it, and the ceiling is not asked again at or above it.
+    pub known_impossible: Option<u32>,
+}
+
 /// Climbs to the maximum at `ply`, asking `solve` each question (with its encoding); its
 /// outcome and, for an UNSAT, where the proof was kept. Ends at the maximum or at the
 /// first question `solve` leaves unanswered (`Outcome::Stopped`). A `known` game of
 /// exactly `ply` plies (a published witness) is the first witness: the climb asks one
-/// move more than it reaches. With a `ceiling` N, the first question asked is N instead:
-/// its UNSAT bounds the point from above (and settles it where the witness reaches N - 1),
-/// its SAT gives a witness of at least N. Without `descend` it is the only question: where
-/// the climb's next questions take hours, the ceiling (say 34, the bound of every ply that
-/// the mobility-34 cubes give) still bounds the point at the cost of one question. With
-/// `descend`, each UNSAT is followed by one move fewer, until the point is settled (an
-/// UNSAT meets the witness, or a SAT meets the UNSAT above it) or a question is left
-/// unanswered: the climb from above, for plies whose questions above the witness are
-/// easier to refute than to satisfy.
+/// move more than it reaches. With `from_above`, the questions start at its ceiling
+/// instead, and without bisection that is the only one: where the climb's next
+/// questions take hours, the ceiling still bounds the point at the cost of one question.
 pub fn climb(
     ply: usize,
     known: Option<&[Move]>,
-    ceiling: Option<u32>,
-    descend: bool,
+    from_above: Option<FromAbove>,
     mut solve: impl FnMut(&Question, &Encoded) -> Result<(Outcome, Option<String>), String>,
 ) -> Result<Point, String> {
     let start = std::time::Instant::now();
@@ -114,7 +123,11 @@ pub fn climb(
         point.witness_given = true;
         witnessed = true;
     }
-    let mut asked_ceiling = false;
+    let mut asked_ceiling =
+        from_above.is_none_or(|a| a.known_impossible.is_some_and(|known| known <= a.ceiling));
+    let bisect = from_above.is_some_and(|a| a.bisect);
+    // The fewest moves worth asking after an unanswered question (bisecting).
+    let mut floor = 0;
     loop {
         // The fewest moves no witness reaches yet.
         let above = point.lower + u32::from(witnessed);
@@ -122,11 +135,24 @@ pub fn climb(
             point.max = Some(point.lower);
             break;
         }
-        let wanted = match (ceiling, point.impossible) {
-            (None, _) => above,
-            (Some(n), _) if !asked_ceiling => n,
-            (Some(_), Some(u)) if descend => u - 1,
-            _ => break,
+        let wanted = match from_above {
+            None => above,
+            Some(a) if !asked_ceiling => a.ceiling,
+            Some(a) if a.bisect => {
+                let bound = match (point.impossible, a.known_impossible) {
+                    (Some(u), Some(k)) => u.min(k),
+                    (u, k) => match u.or(k) {
+                        Some(b) => b,
+                        None => break,
+                    },
+                };
+                let low = above.max(floor);
+                if low >= bound {
+                    break;
+                }
+                (low + bound - 1).div_ceil(2)
+            }
+            Some(_) => break,
         };
         asked_ceiling = true;
         let q = question(ply, wanted);
@@ -161,6 +187,7 @@ pub fn climb(
                 witnessed = true;
             }
             Outcome::Unsat => point.impossible = Some(wanted),
+            Outcome::Stopped if bisect => floor = wanted + 1,
             Outcome::Stopped => break,
         }
     }
@@ -210,7 +237,7 @@ mod tests {
     #[test]
     fn first_points_match_brute_force() {
         for ply in 0..=6 {
-            let point = climb(ply, None, None, false, |_, encoded| {
+            let point = climb(ply, None, None, |_, encoded| {
                 let model = crate::solve::varisat(&encoded.formula);
                 Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
             })
@@ -229,7 +256,7 @@ mod tests {
     #[test]
     fn a_stopped_question_leaves_the_bounds() {
         let mut asked = 0;
-        let point = climb(4, None, None, false, |_, encoded| {
+        let point = climb(4, None, None, |_, encoded| {
             asked += 1;
             Ok(if asked == 1 {
                 let model = crate::solve::varisat(&encoded.formula).unwrap();
@@ -253,7 +280,7 @@ mod tests {
         let game = engine::Game::replay(Position::START, "f5d6c3d3c4").unwrap();
         let reached = game.last().board.mobility();
         let mut first = None;
-        let point = climb(5, Some(&game.moves), None, false, |q, encoded| {
+        let point = climb(5, Some(&game.moves), None, |q, encoded| {
             first.get_or_insert(q.mobility as u32);
             let model = crate::solve::varisat(&encoded.formula);
             Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
@@ -269,9 +296,9 @@ mod tests {
         let never = |_: &Question, _: &Encoded| -> Result<(Outcome, Option<String>), String> {
             unreachable!("no question for a refused game")
         };
-        assert!(climb(4, Some(&game.moves), None, false, never).is_err());
+        assert!(climb(4, Some(&game.moves), None, never).is_err());
         let with_pass = [Move::Pass];
-        assert!(climb(1, Some(&with_pass), None, false, never).is_err());
+        assert!(climb(1, Some(&with_pass), None, never).is_err());
     }
 
     /// A ceiling is the one question asked: its UNSAT bounds the point (and settles it
@@ -279,6 +306,13 @@ mod tests {
     #[test]
     fn a_ceiling_asks_one_question() {
         let most = brute_force(&engine::Board::START, 5);
+        let ceiling = |ceiling| {
+            Some(FromAbove {
+                ceiling,
+                bisect: false,
+                known_impossible: None,
+            })
+        };
         let by_varisat = |q: &Question, encoded: &Encoded| {
             let model = crate::solve::varisat(&encoded.formula);
             Ok((
@@ -289,7 +323,7 @@ mod tests {
         let weak = engine::Game::replay(Position::START, "f5d6c3d3c4").unwrap();
         let reached = weak.last().board.mobility();
         assert!(reached + 1 < most);
-        let bounded = climb(5, Some(&weak.moves), Some(most + 1), false, by_varisat).unwrap();
+        let bounded = climb(5, Some(&weak.moves), ceiling(most + 1), by_varisat).unwrap();
         assert_eq!(bounded.questions.len(), 1);
         assert_eq!(bounded.questions[0].result, "UNSAT");
         assert_eq!(
@@ -298,9 +332,9 @@ mod tests {
         );
         let best = engine::Game::replay(Position::START, "d3c5d6e3f4").unwrap();
         assert_eq!(best.last().board.mobility(), most);
-        let settled = climb(5, Some(&best.moves), Some(most + 1), false, by_varisat).unwrap();
+        let settled = climb(5, Some(&best.moves), ceiling(most + 1), by_varisat).unwrap();
         assert_eq!((settled.max, settled.questions.len()), (Some(most), 1));
-        let raised = climb(5, Some(&weak.moves), Some(most), false, by_varisat).unwrap();
+        let raised = climb(5, Some(&weak.moves), ceiling(most), by_varisat).unwrap();
         assert_eq!(raised.questions.len(), 1);
         assert_eq!(
             (raised.max, raised.lower, raised.impossible),
@@ -310,40 +344,64 @@ mod tests {
         assert_eq!(game.last().board.mobility(), most);
     }
 
-    /// Descending from a ceiling: one move fewer after each UNSAT, until a SAT meets the
-    /// UNSAT above it, an UNSAT meets the witness, or a question is left unanswered.
+    /// Bisecting below a ceiling: each question the middle of what is neither witnessed
+    /// nor refuted, until the point is settled; an unanswered question moves the next ones
+    /// above it; a bound of earlier runs is where the bisection starts.
     #[test]
-    fn a_descent_from_the_ceiling_settles_the_point() {
+    fn a_bisection_below_the_ceiling_settles_the_point() {
         let most = brute_force(&engine::Board::START, 5);
-        let mut asked = Vec::new();
         let by_varisat = |_: &Question, encoded: &Encoded| {
             let model = crate::solve::varisat(&encoded.formula);
             Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
         };
+        let bisect = |ceiling, known_impossible| {
+            Some(FromAbove {
+                ceiling,
+                bisect: true,
+                known_impossible,
+            })
+        };
         let weak = engine::Game::replay(Position::START, "f5d6c3d3c4").unwrap();
-        let point = climb(5, Some(&weak.moves), Some(most + 3), true, |q, e| {
+        let reached = weak.last().board.mobility();
+        let mut asked = Vec::new();
+        let point = climb(5, Some(&weak.moves), bisect(most + 6, None), |q, e| {
             asked.push(q.mobility as u32);
             by_varisat(q, e)
         })
         .unwrap();
-        assert_eq!(asked, [most + 3, most + 2, most + 1, most]);
         assert_eq!((point.max, point.impossible), (Some(most), Some(most + 1)));
         let game = engine::Game::replay(Position::START, &point.witness).unwrap();
         assert_eq!(game.last().board.mobility(), most);
-        let best = engine::Game::replay(Position::START, "d3c5d6e3f4").unwrap();
-        let point = climb(5, Some(&best.moves), Some(most + 2), true, by_varisat).unwrap();
-        assert_eq!((point.max, point.questions.len()), (Some(most), 2));
-        let mut answers = 0;
-        let point = climb(5, Some(&weak.moves), Some(most + 3), true, |q, e| {
-            answers += 1;
-            if answers == 1 {
+        // The ceiling, then the middle of (reached, most + 6), each answer halving the rest.
+        assert_eq!(asked[..2], [most + 6, (reached + 1 + most + 5).div_ceil(2)]);
+        assert!(asked.len() < (most + 6 - reached) as usize, "{asked:?}");
+        // A bound of earlier runs: no ceiling question, the bisection starts below it.
+        let mut asked = Vec::new();
+        let point = climb(
+            5,
+            Some(&weak.moves),
+            bisect(most + 6, Some(most + 2)),
+            |q, e| {
+                asked.push(q.mobility as u32);
+                by_varisat(q, e)
+            },
+        )
+        .unwrap();
+        assert_eq!(asked[0], (reached + 1 + most + 1).div_ceil(2));
+        assert_eq!(point.max, Some(most));
+        // Unanswered questions move the next ones up, to the bound.
+        let mut asked = Vec::new();
+        let point = climb(5, Some(&weak.moves), bisect(most + 6, None), |q, e| {
+            asked.push(q.mobility as u32);
+            if asked.len() == 1 {
                 by_varisat(q, e)
             } else {
                 Ok((Outcome::Stopped, None))
             }
         })
         .unwrap();
-        assert_eq!((point.max, point.impossible), (None, Some(most + 3)));
-        assert_eq!(point.questions.len(), 2);
+        assert_eq!((point.max, point.impossible), (None, Some(most + 6)));
+        assert_eq!(*asked.last().unwrap(), most + 5);
+        assert!(asked.windows(2).skip(1).all(|w| w[0] < w[1]), "{asked:?}");
     }
 }

@@ -980,9 +980,9 @@ fn curve_starts_from_known_games() {
 
 /// `curve --ceiling N`: one question per ply, N moves; its UNSAT bounds the point (and
 /// settles it where the known witness reaches N - 1); `--done` then skips the plies
-/// bounded at N or below, and the plot draws the bounds. With `--descend` the questions go
-/// down one move at a time until the point is settled, and a resumed descent starts one
-/// below the rows' bound.
+/// bounded at N or below, and the plot draws the bounds. With `--bisect` the questions
+/// halve the gap between witness and bound until the point is settled, and a resumed
+/// bisection starts below the rows' bound.
 #[test]
 fn curve_ceiling_bounds_each_ply_with_one_question() {
     let dir = tempfile::tempdir().unwrap();
@@ -1039,9 +1039,9 @@ fn curve_ceiling_bounds_each_ply_with_one_question() {
     assert!(plot.status.success(), "{plot:?}");
     let table = stdout_text(&plot);
     assert!(table.contains(&format!("..{}", most(5))), "{table}");
-    // --descend: one move fewer after each UNSAT, to the SAT that settles the point.
-    let ceiling = (most(5) + 2).to_string();
-    let descent = satgen(&[
+    // --bisect: the ceiling, then the middle of what is neither witnessed nor refuted.
+    let ceiling = (most(5) + 6).to_string();
+    let bisection = satgen(&[
         "curve",
         "--from",
         "5",
@@ -1050,10 +1050,10 @@ fn curve_ceiling_bounds_each_ply_with_one_question() {
         "--json",
         "--ceiling",
         &ceiling,
-        "--descend",
+        "--bisect",
     ]);
-    assert!(descent.status.success(), "{descent:?}");
-    let row: serde_json::Value = serde_json::from_str(stdout_text(&descent).trim()).unwrap();
+    assert!(bisection.status.success(), "{bisection:?}");
+    let row: serde_json::Value = serde_json::from_str(stdout_text(&bisection).trim()).unwrap();
     let asked: Vec<(u64, &str)> = row["questions"]
         .as_array()
         .unwrap()
@@ -1066,17 +1066,23 @@ fn curve_ceiling_bounds_each_ply_with_one_question() {
         })
         .collect();
     let m = most(5);
-    assert_eq!(asked, [(m + 2, "UNSAT"), (m + 1, "UNSAT"), (m, "SAT")]);
+    assert_eq!(asked[..2], [(m + 6, "UNSAT"), ((m + 5).div_ceil(2), "SAT")]);
     assert_eq!(row["max"].as_u64(), Some(m));
-    // A descent resumed with --done goes on one below the rows' bound: ply 4 is bounded
-    // at most(5) + 1 by the first run, so its first question is most(5); ply 5 is settled.
+    // A bisection resumed with --done starts below the rows' bound: ply 4 is bounded at
+    // most(5) + 1 by the first run (ply 5 is settled), and its witness is the first 4
+    // moves of the known game.
     let mut resumed = args.to_vec();
-    resumed.extend(["--descend", "--done", &rows_file]);
-    let descent = satgen(&resumed);
-    assert!(descent.status.success(), "{descent:?}");
-    let row: serde_json::Value = serde_json::from_str(stdout_text(&descent).trim()).unwrap();
+    resumed.extend(["--bisect", "--done", &rows_file]);
+    let bisection = satgen(&resumed);
+    assert!(bisection.status.success(), "{bisection:?}");
+    let row: serde_json::Value = serde_json::from_str(stdout_text(&bisection).trim()).unwrap();
     assert_eq!(row["ply"].as_u64(), Some(4));
-    assert_eq!(row["questions"][0]["mobility"].as_u64(), Some(most(5)));
+    let witness = engine::Game::replay(engine::Position::START, "d3c5d6e3").unwrap();
+    let reached = witness.last().board.mobility() as u64;
+    assert_eq!(
+        row["questions"][0]["mobility"].as_u64(),
+        Some((reached + 1 + most(5)).div_ceil(2))
+    );
     assert_eq!(row["max"].as_u64(), Some(most(4)));
 }
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use engine::cli::{self, Failure};
 use engine::Move;
 use rayon::prelude::*;
-use satgen::curve::{climb, Point};
+use satgen::curve::{climb, FromAbove, Point};
 
 use crate::solve::{mobility_dimacs, prepare_proofs, run_solver, SolverArgs};
 
@@ -29,7 +29,7 @@ pub struct Args {
     shard: Option<(usize, usize)>,
     /// Skip the plies whose maximum these JSON Lines files (of earlier runs) already give:
     /// an interrupted run goes on where it stopped. With --ceiling N, also those they
-    /// bound at N or below; with --descend, the descent goes on one below their bound.
+    /// bound at N or below; with --bisect, the bisection goes on below their bound.
     #[arg(long, value_name = "FILE")]
     done: Vec<PathBuf>,
     /// Known games (one per line, `label;` before the moves optional, `%` comments, as
@@ -46,12 +46,13 @@ pub struct Args {
     /// cubes), one question each.
     #[arg(long, value_name = "N")]
     ceiling: Option<u32>,
-    /// With --ceiling: after each UNSAT ask one move fewer, until the point is settled (an
-    /// UNSAT meets the witness, or a SAT the UNSAT above it) or a question runs out of
-    /// --time-limit. The climb from above, for plies where one move more than the witness
-    /// is hard to satisfy and the counts above it are quick to refute.
+    /// With --ceiling: go on between the witness and the bound, each question the middle
+    /// of the counts neither witnessed nor refuted (rounded up), until the point is
+    /// settled; a question that runs out of --time-limit moves the next ones above it
+    /// (refuting is quicker further above the maximum), until none is left. For plies
+    /// where one move more than the witness is hard to satisfy.
     #[arg(long, requires = "ceiling")]
-    descend: bool,
+    bisect: bool,
     /// Seconds per question; a point whose question runs out keeps its bounds (max null).
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
@@ -164,26 +165,15 @@ fn known_bounds(files: &[PathBuf]) -> Result<BTreeMap<usize, Known>, Failure> {
     Ok(bounds)
 }
 
-/// The first question at `ply`: the climb's (`Some(None)`), or with a ceiling the ceiling,
-/// or with --descend one below a smaller bound of the --done rows (`Some(Some(n))`);
-/// `None` where nothing is left to ask (settled, bounded at the ceiling without
-/// --descend, or a bound meeting the best known witness).
-fn first_question(
-    args: &Args,
-    known: Known,
-    games: &[engine::Game],
-    ply: usize,
-) -> Option<Option<u32>> {
-    if known.settled {
+/// How the questions at `ply` go: the climb (`Some(None)`), or from the ceiling down with
+/// the bound of the --done rows; `None` where nothing is left to ask (settled, bounded at
+/// the ceiling without --bisect, or a bound of the rows meeting the best known witness).
+fn plan(args: &Args, done: Known, games: &[engine::Game], ply: usize) -> Option<Option<FromAbove>> {
+    if done.settled {
         return None;
     }
     let Some(ceiling) = args.ceiling else {
         return Some(None);
-    };
-    let start = match known.impossible {
-        Some(u) if u <= ceiling && !args.descend => return None,
-        Some(u) => ceiling.min(u - 1),
-        None => ceiling,
     };
     let lower = games
         .iter()
@@ -191,7 +181,15 @@ fn first_question(
         .map(|g| g.positions[ply].board.mobility())
         .max()
         .unwrap_or(0);
-    (start > lower).then_some(Some(start))
+    let bound = done.impossible.unwrap_or(u32::MAX);
+    if (bound <= ceiling && !args.bisect) || bound <= lower + 1 {
+        return None;
+    }
+    Some(Some(FromAbove {
+        ceiling,
+        bisect: args.bisect,
+        known_impossible: done.impossible,
+    }))
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
@@ -211,12 +209,12 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         Some(path) => known_games(path)?,
         None => Vec::new(),
     };
-    let plies: Vec<(usize, Option<u32>)> = (args.from as usize..=args.to as usize)
+    let plies: Vec<(usize, Option<FromAbove>)> = (args.from as usize..=args.to as usize)
         .enumerate()
         .filter(|(k, _)| args.shard.is_none_or(|(i, n)| k % n == i - 1))
         .filter_map(|(_, ply)| {
             let done = bounds.get(&ply).copied().unwrap_or_default();
-            first_question(args, done, &known, ply).map(|first| (ply, first))
+            plan(args, done, &known, ply).map(|how| (ply, how))
         })
         .collect();
     let interrupt = cli::interrupt_flag();
@@ -235,11 +233,11 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                 plies
                     .par_iter()
                     .with_max_len(1)
-                    .for_each_with(sender, |sender, &(ply, first)| {
+                    .for_each_with(sender, |sender, &(ply, how)| {
                         if interrupt.load(Relaxed) || failure.lock().expect("no panics").is_some() {
                             return;
                         }
-                        match point(args, ply, best_known(&known, ply), first, limit, &interrupt) {
+                        match point(args, ply, best_known(&known, ply), how, limit, &interrupt) {
                             Ok(point) => {
                                 let text = if args.json {
                                     serde_json::to_string(&point).expect("a point serialises")
@@ -274,17 +272,17 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     Ok(())
 }
 
-/// One point from its first question (`ceiling`, or the climb's), each question by the
-/// solver chosen, stopped by the interrupt or `limit`.
+/// One point (climbed, or from above), each question by the solver chosen, stopped by
+/// the interrupt or `limit`.
 fn point(
     args: &Args,
     ply: usize,
     known: Option<&[Move]>,
-    ceiling: Option<u32>,
+    from_above: Option<FromAbove>,
     limit: Option<Duration>,
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<Point, String> {
-    climb(ply, known, ceiling, args.descend, |q, encoded| {
+    climb(ply, known, from_above, |q, encoded| {
         let asked = Instant::now();
         let stop = || interrupt.load(Relaxed) || limit.is_some_and(|l| asked.elapsed() >= l);
         let name = format!("ply-{ply:02}-mobility-{:02}", q.mobility);
