@@ -89,10 +89,13 @@ pub struct FromAbove {
 /// move more than it reaches. With `from_above`, the questions start at its ceiling
 /// instead, and without bisection that is the only one: where the climb's next
 /// questions take hours, the ceiling still bounds the point at the cost of one question.
+/// `interrupted` says whether an unanswered question was stopped by the user rather than
+/// by its time limit: a bisection then asks nothing more.
 pub fn climb(
     ply: usize,
     known: Option<&[Move]>,
     from_above: Option<FromAbove>,
+    interrupted: impl Fn() -> bool,
     mut solve: impl FnMut(&Question, &Encoded) -> Result<(Outcome, Option<String>), String>,
 ) -> Result<Point, String> {
     let start = std::time::Instant::now();
@@ -187,7 +190,8 @@ pub fn climb(
                 witnessed = true;
             }
             Outcome::Unsat => point.impossible = Some(wanted),
-            Outcome::Stopped if bisect => floor = wanted + 1,
+            // Stopped by its time limit, not by an interrupt (which ends the point).
+            Outcome::Stopped if bisect && !interrupted() => floor = wanted + 1,
             Outcome::Stopped => break,
         }
     }
@@ -237,10 +241,16 @@ mod tests {
     #[test]
     fn first_points_match_brute_force() {
         for ply in 0..=6 {
-            let point = climb(ply, None, None, |_, encoded| {
-                let model = crate::solve::varisat(&encoded.formula);
-                Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
-            })
+            let point = climb(
+                ply,
+                None,
+                None,
+                || false,
+                |_, encoded| {
+                    let model = crate::solve::varisat(&encoded.formula);
+                    Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
+                },
+            )
             .unwrap();
             let most = brute_force(&engine::Board::START, ply);
             assert_eq!(point.max, Some(most), "ply {ply}");
@@ -256,15 +266,21 @@ mod tests {
     #[test]
     fn a_stopped_question_leaves_the_bounds() {
         let mut asked = 0;
-        let point = climb(4, None, None, |_, encoded| {
-            asked += 1;
-            Ok(if asked == 1 {
-                let model = crate::solve::varisat(&encoded.formula).unwrap();
-                (Outcome::Sat(model), None)
-            } else {
-                (Outcome::Stopped, None)
-            })
-        })
+        let point = climb(
+            4,
+            None,
+            None,
+            || false,
+            |_, encoded| {
+                asked += 1;
+                Ok(if asked == 1 {
+                    let model = crate::solve::varisat(&encoded.formula).unwrap();
+                    (Outcome::Sat(model), None)
+                } else {
+                    (Outcome::Stopped, None)
+                })
+            },
+        )
         .unwrap();
         assert_eq!(point.max, None);
         assert!(point.lower >= 1);
@@ -280,11 +296,17 @@ mod tests {
         let game = engine::Game::replay(Position::START, "f5d6c3d3c4").unwrap();
         let reached = game.last().board.mobility();
         let mut first = None;
-        let point = climb(5, Some(&game.moves), None, |q, encoded| {
-            first.get_or_insert(q.mobility as u32);
-            let model = crate::solve::varisat(&encoded.formula);
-            Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
-        })
+        let point = climb(
+            5,
+            Some(&game.moves),
+            None,
+            || false,
+            |q, encoded| {
+                first.get_or_insert(q.mobility as u32);
+                let model = crate::solve::varisat(&encoded.formula);
+                Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
+            },
+        )
         .unwrap();
         assert_eq!(first, Some(reached + 1));
         assert_eq!(point.max, Some(brute_force(&engine::Board::START, 5)));
@@ -296,9 +318,9 @@ mod tests {
         let never = |_: &Question, _: &Encoded| -> Result<(Outcome, Option<String>), String> {
             unreachable!("no question for a refused game")
         };
-        assert!(climb(4, Some(&game.moves), None, never).is_err());
+        assert!(climb(4, Some(&game.moves), None, || false, never).is_err());
         let with_pass = [Move::Pass];
-        assert!(climb(1, Some(&with_pass), None, never).is_err());
+        assert!(climb(1, Some(&with_pass), None, || false, never).is_err());
     }
 
     /// A ceiling is the one question asked: its UNSAT bounds the point (and settles it
@@ -323,7 +345,14 @@ mod tests {
         let weak = engine::Game::replay(Position::START, "f5d6c3d3c4").unwrap();
         let reached = weak.last().board.mobility();
         assert!(reached + 1 < most);
-        let bounded = climb(5, Some(&weak.moves), ceiling(most + 1), by_varisat).unwrap();
+        let bounded = climb(
+            5,
+            Some(&weak.moves),
+            ceiling(most + 1),
+            || false,
+            by_varisat,
+        )
+        .unwrap();
         assert_eq!(bounded.questions.len(), 1);
         assert_eq!(bounded.questions[0].result, "UNSAT");
         assert_eq!(
@@ -332,9 +361,16 @@ mod tests {
         );
         let best = engine::Game::replay(Position::START, "d3c5d6e3f4").unwrap();
         assert_eq!(best.last().board.mobility(), most);
-        let settled = climb(5, Some(&best.moves), ceiling(most + 1), by_varisat).unwrap();
+        let settled = climb(
+            5,
+            Some(&best.moves),
+            ceiling(most + 1),
+            || false,
+            by_varisat,
+        )
+        .unwrap();
         assert_eq!((settled.max, settled.questions.len()), (Some(most), 1));
-        let raised = climb(5, Some(&weak.moves), ceiling(most), by_varisat).unwrap();
+        let raised = climb(5, Some(&weak.moves), ceiling(most), || false, by_varisat).unwrap();
         assert_eq!(raised.questions.len(), 1);
         assert_eq!(
             (raised.max, raised.lower, raised.impossible),
@@ -364,10 +400,16 @@ mod tests {
         let weak = engine::Game::replay(Position::START, "f5d6c3d3c4").unwrap();
         let reached = weak.last().board.mobility();
         let mut asked = Vec::new();
-        let point = climb(5, Some(&weak.moves), bisect(most + 6, None), |q, e| {
-            asked.push(q.mobility as u32);
-            by_varisat(q, e)
-        })
+        let point = climb(
+            5,
+            Some(&weak.moves),
+            bisect(most + 6, None),
+            || false,
+            |q, e| {
+                asked.push(q.mobility as u32);
+                by_varisat(q, e)
+            },
+        )
         .unwrap();
         assert_eq!((point.max, point.impossible), (Some(most), Some(most + 1)));
         let game = engine::Game::replay(Position::START, &point.witness).unwrap();
@@ -381,6 +423,7 @@ mod tests {
             5,
             Some(&weak.moves),
             bisect(most + 6, Some(most + 2)),
+            || false,
             |q, e| {
                 asked.push(q.mobility as u32);
                 by_varisat(q, e)
@@ -391,17 +434,41 @@ mod tests {
         assert_eq!(point.max, Some(most));
         // Unanswered questions move the next ones up, to the bound.
         let mut asked = Vec::new();
-        let point = climb(5, Some(&weak.moves), bisect(most + 6, None), |q, e| {
-            asked.push(q.mobility as u32);
-            if asked.len() == 1 {
-                by_varisat(q, e)
-            } else {
-                Ok((Outcome::Stopped, None))
-            }
-        })
+        let point = climb(
+            5,
+            Some(&weak.moves),
+            bisect(most + 6, None),
+            || false,
+            |q, e| {
+                asked.push(q.mobility as u32);
+                if asked.len() == 1 {
+                    by_varisat(q, e)
+                } else {
+                    Ok((Outcome::Stopped, None))
+                }
+            },
+        )
         .unwrap();
         assert_eq!((point.max, point.impossible), (None, Some(most + 6)));
         assert_eq!(*asked.last().unwrap(), most + 5);
         assert!(asked.windows(2).skip(1).all(|w| w[0] < w[1]), "{asked:?}");
+        // A question stopped by an interrupt ends the point.
+        let mut asked = 0;
+        let point = climb(
+            5,
+            Some(&weak.moves),
+            bisect(most + 6, None),
+            || true,
+            |q, e| {
+                asked += 1;
+                if asked == 1 {
+                    by_varisat(q, e)
+                } else {
+                    Ok((Outcome::Stopped, None))
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!(point.questions.len(), 2);
     }
 }

@@ -282,18 +282,24 @@ fn point(
     limit: Option<Duration>,
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<Point, String> {
-    climb(ply, known, from_above, |q, encoded| {
-        let asked = Instant::now();
-        let stop = || interrupt.load(Relaxed) || limit.is_some_and(|l| asked.elapsed() >= l);
-        let name = format!("ply-{ply:02}-mobility-{:02}", q.mobility);
-        let dimacs = mobility_dimacs(q, encoded);
-        let (outcome, proof) = run_solver(&args.solving, &encoded.formula, dimacs, &name, stop)
-            .map_err(|e| match e {
-                Failure::Input(m) | Failure::Invalid(m) => m,
-                other => format!("{other:?}"),
-            })?;
-        Ok((outcome, proof.map(|p| p.proof)))
-    })
+    climb(
+        ply,
+        known,
+        from_above,
+        || interrupt.load(Relaxed),
+        |q, encoded| {
+            let asked = Instant::now();
+            let stop = || interrupt.load(Relaxed) || limit.is_some_and(|l| asked.elapsed() >= l);
+            let name = format!("ply-{ply:02}-mobility-{:02}", q.mobility);
+            let dimacs = mobility_dimacs(q, encoded);
+            let (outcome, proof) = run_solver(&args.solving, &encoded.formula, dimacs, &name, stop)
+                .map_err(|e| match e {
+                    Failure::Input(m) | Failure::Invalid(m) => m,
+                    other => format!("{other:?}"),
+                })?;
+            Ok((outcome, proof.map(|p| p.proof)))
+        },
+    )
 }
 
 /// Per ply, what the rows say together: a settled point (rows that settle one ply must
