@@ -326,16 +326,25 @@ fn points(rows: Vec<cli::JsonLine>) -> Result<BTreeMap<u64, (String, serde_json:
             // climb's UNSAT, say).
             Some((first, earlier)) if row["max"].is_null() => {
                 let lower = |r: &serde_json::Value| r["lower"].as_u64().unwrap_or(0);
-                let impossible = [&row, earlier]
-                    .iter()
-                    .filter_map(|r| r["impossible"].as_u64())
+                // The smallest UNSAT, with the row it was read from (a merged row keeps
+                // it in `impossible_from`).
+                let bound = [(&row, &at), (earlier, first)]
+                    .into_iter()
+                    .filter_map(|(r, at)| {
+                        let from = r["impossible_from"].as_str().unwrap_or(at).to_string();
+                        r["impossible"].as_u64().map(|u| (u, from))
+                    })
                     .min();
                 let (mut best, from) = if lower(&row) > lower(earlier) {
                     (row, at)
                 } else {
                     (earlier.clone(), first.clone())
                 };
+                let impossible = bound.as_ref().map(|(u, _)| *u);
                 best["impossible"] = impossible.into();
+                if let Some((_, bound_from)) = bound {
+                    best["impossible_from"] = bound_from.into();
+                }
                 // One side's witness meeting the other's UNSAT settles the point.
                 if impossible == Some(lower(&best) + 1) {
                     best["max"] = best["lower"].clone();
@@ -357,8 +366,15 @@ pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {
     let points = points(cli::read_json_lines(&args.rows)?)?;
     draw(&args.output, &points)
         .map_err(|e| Failure::Input(format!("{}: {e}", args.output.display())))?;
-    writeln!(out, "  ply  side    max  bounds    witness  (from)")?;
+    writeln!(
+        out,
+        "  ply  side    max  bounds    witness  (from; the bound's row where another)"
+    )?;
     for (ply, (at, row)) in &points {
+        let from = match row["impossible_from"].as_str() {
+            Some(bound_from) if bound_from != at => format!("{at}; bound {bound_from}"),
+            _ => at.clone(),
+        };
         let bounds = bounds(
             row["max"].as_u64(),
             row["lower"].as_u64().unwrap_or(0),
@@ -366,7 +382,7 @@ pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {
         );
         writeln!(
             out,
-            "{ply:>5}  {:<5} {:>5}  {bounds:<8}  {}  ({at})",
+            "{ply:>5}  {:<5} {:>5}  {bounds:<8}  {}  ({from})",
             row["side"].as_str().unwrap_or("?"),
             row["max"]
                 .as_u64()
@@ -482,6 +498,12 @@ mod tests {
                 (&29.into(), &34.into())
             );
             assert_eq!(row["witness"], "beam");
+            let climb_at = if order[0] == climb {
+                "rows:1"
+            } else {
+                "rows:2"
+            };
+            assert_eq!(row["impossible_from"], climb_at);
         }
         let all = points(rows(&[beam, settled, climb])).unwrap();
         assert_eq!(all[&25].1["max"], 30);
