@@ -142,12 +142,9 @@ pub fn climb(
             None => above,
             Some(a) if !asked_ceiling => a.ceiling,
             Some(a) if a.bisect => {
-                let bound = match (point.impossible, a.known_impossible) {
-                    (Some(u), Some(k)) => u.min(k),
-                    (u, k) => match u.or(k) {
-                        Some(b) => b,
-                        None => break,
-                    },
+                let known = [point.impossible, a.known_impossible];
+                let Some(bound) = known.into_iter().flatten().min() else {
+                    break;
                 };
                 let low = above.max(floor);
                 if low >= bound {
