@@ -240,13 +240,19 @@ fn curve_matches_the_enumeration() {
     let exhaustive =
         retro::maxmob::max_mobility_by_ply(6, 6, None, 1 << 20, None, &stop, &|_, _| ()).unwrap();
     for m in exhaustive {
-        let point = satgen::curve::climb(m.ply, None, |_, encoded| {
-            let model = satgen::solve::varisat(&encoded.formula);
-            Ok((
-                model.map_or(satgen::solve::Outcome::Unsat, satgen::solve::Outcome::Sat),
-                None,
-            ))
-        })
+        let point = satgen::curve::climb(
+            m.ply,
+            None,
+            None,
+            || false,
+            |_, encoded| {
+                let model = satgen::solve::varisat(&encoded.formula);
+                Ok((
+                    model.map_or(satgen::solve::Outcome::Unsat, satgen::solve::Outcome::Sat),
+                    None,
+                ))
+            },
+        )
         .unwrap();
         assert_eq!(point.max, Some(m.mobility), "ply {}", m.ply);
     }
