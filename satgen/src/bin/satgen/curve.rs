@@ -133,13 +133,13 @@ fn known_games(path: &std::path::Path) -> Result<Vec<engine::Game>, Failure> {
 }
 
 /// The first `ply` moves of the game whose position after them gives its side to move the
-/// most legal moves, if any game is that long.
-fn best_known(games: &[engine::Game], ply: usize) -> Option<&[Move]> {
+/// most legal moves, with that number, if any game is that long.
+fn best_known(games: &[engine::Game], ply: usize) -> Option<(&[Move], u32)> {
     games
         .iter()
         .filter(|g| g.moves.len() >= ply)
-        .max_by_key(|g| g.positions[ply].board.mobility())
-        .map(|g| &g.moves[..ply])
+        .map(|g| (&g.moves[..ply], g.positions[ply].board.mobility()))
+        .max_by_key(|&(_, mobility)| mobility)
 }
 
 /// What the rows of earlier runs (--done) say of one ply.
@@ -175,12 +175,7 @@ fn plan(args: &Args, done: Known, games: &[engine::Game], ply: usize) -> Option<
     let Some(ceiling) = args.ceiling else {
         return Some(None);
     };
-    let lower = games
-        .iter()
-        .filter(|g| g.moves.len() >= ply)
-        .map(|g| g.positions[ply].board.mobility())
-        .max()
-        .unwrap_or(0);
+    let lower = best_known(games, ply).map_or(0, |(_, mobility)| mobility);
     let bound = done.impossible.unwrap_or(u32::MAX);
     if (bound <= ceiling && !args.bisect) || bound <= lower + 1 {
         return None;
@@ -237,7 +232,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                         if interrupt.load(Relaxed) || failure.lock().expect("no panics").is_some() {
                             return;
                         }
-                        match point(args, ply, best_known(&known, ply), how, limit, &interrupt) {
+                        let game = best_known(&known, ply).map(|(moves, _)| moves);
+                        match point(args, ply, game, how, limit, &interrupt) {
                             Ok(point) => {
                                 let text = if args.json {
                                     serde_json::to_string(&point).expect("a point serialises")
