@@ -101,44 +101,49 @@ def check_maxmob(row):
     return None if got == want else f"{got} legal moves, not {want}"
 
 
-def main_maxmob(paths):
+def check_rows(paths, selected, check, label, what):
+    """Replays the witness of every `selected` row of each file: `check(row)` says what is
+    wrong with it (or raises ValueError), None if nothing. Exits 1 on the first wrong row."""
     for path in paths:
         opener = gzip.open if path.endswith(".gz") else open
         replayed = 0
         with opener(path, "rt") as f:
             for row in map(json.loads, f):
-                if not row.get("witness"):
+                if not selected(row):
                     continue
                 try:
-                    wrong = check_maxmob(row)
+                    wrong = check(row)
                 except ValueError as e:
                     wrong = str(e)
                 if wrong:
-                    sys.exit(f"{path}: ply {row['ply']} {row['side']}: {wrong}")
+                    sys.exit(f"{path}: {label(row)}: {wrong}")
                 replayed += 1
-        print(f"{path}: {replayed} witnesses replayed to their mobility")
+        print(f"{path}: {replayed} witnesses replayed to their {what}")
 
 
 def main():
     if sys.argv[1] == "--maxmob":
-        return main_maxmob(sys.argv[2:])
+        check_rows(
+            sys.argv[2:],
+            lambda row: row.get("witness"),
+            check_maxmob,
+            lambda row: f"ply {row['ply']} {row['side']}",
+            "mobility",
+        )
+        return
     lines = list(boards(sys.argv[1]))
-    for path in sys.argv[2:]:
-        opener = gzip.open if path.endswith(".gz") else open
-        replayed = 0
-        with opener(path, "rt") as f:
-            for row in map(json.loads, f):
-                if row.get("reachable") is not True:
-                    continue
-                want = parse(lines[row["index"] - 1])
-                try:
-                    got = replay(row["witness"])
-                except ValueError as e:
-                    sys.exit(f"{path}: index {row['index']}: {e}")
-                if got != want:
-                    sys.exit(f"{path}: index {row['index']}: the game ends on another board")
-                replayed += 1
-        print(f"{path}: {replayed} witnesses replayed to their boards")
+
+    def check_board(row):
+        want = parse(lines[row["index"] - 1])
+        return None if replay(row["witness"]) == want else "the game ends on another board"
+
+    check_rows(
+        sys.argv[2:],
+        lambda row: row.get("reachable") is True,
+        check_board,
+        lambda row: f"index {row['index']}",
+        "boards",
+    )
 
 
 if __name__ == "__main__":
