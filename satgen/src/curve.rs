@@ -233,22 +233,37 @@ mod tests {
         }
     }
 
+    /// Answers a question with the embedded varisat.
+    fn by_varisat(_: &Question, encoded: &Encoded) -> Result<(Outcome, Option<String>), String> {
+        let model = crate::solve::varisat(&encoded.formula);
+        Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
+    }
+
+    /// Answers the first question with varisat and leaves every later one unanswered.
+    fn only_the_first_answered(
+    ) -> impl FnMut(&Question, &Encoded) -> Result<(Outcome, Option<String>), String> {
+        let mut asked = 0;
+        move |q, encoded| {
+            asked += 1;
+            if asked == 1 {
+                by_varisat(q, encoded)
+            } else {
+                Ok((Outcome::Stopped, None))
+            }
+        }
+    }
+
+    /// The counts a point asked, in order.
+    fn asked(point: &Point) -> Vec<u32> {
+        point.questions.iter().map(|q| q.mobility).collect()
+    }
+
     /// The first points of the curve by varisat equal brute force, each with a witness
     /// at the maximum and the UNSAT of one more.
     #[test]
     fn first_points_match_brute_force() {
         for ply in 0..=6 {
-            let point = climb(
-                ply,
-                None,
-                None,
-                || false,
-                |_, encoded| {
-                    let model = crate::solve::varisat(&encoded.formula);
-                    Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
-                },
-            )
-            .unwrap();
+            let point = climb(ply, None, None, || false, by_varisat).unwrap();
             let most = brute_force(&engine::Board::START, ply);
             assert_eq!(point.max, Some(most), "ply {ply}");
             assert_eq!(point.impossible, Some(most + 1));
@@ -262,23 +277,7 @@ mod tests {
     /// A question left unanswered ends the climb with the bounds so far.
     #[test]
     fn a_stopped_question_leaves_the_bounds() {
-        let mut asked = 0;
-        let point = climb(
-            4,
-            None,
-            None,
-            || false,
-            |_, encoded| {
-                asked += 1;
-                Ok(if asked == 1 {
-                    let model = crate::solve::varisat(&encoded.formula).unwrap();
-                    (Outcome::Sat(model), None)
-                } else {
-                    (Outcome::Stopped, None)
-                })
-            },
-        )
-        .unwrap();
+        let point = climb(4, None, None, || false, only_the_first_answered()).unwrap();
         assert_eq!(point.max, None);
         assert!(point.lower >= 1);
         assert_eq!(point.impossible, None);
@@ -292,20 +291,8 @@ mod tests {
     fn a_known_game_starts_the_climb() {
         let game = engine::Game::replay(Position::START, "f5d6c3d3c4").unwrap();
         let reached = game.last().board.mobility();
-        let mut first = None;
-        let point = climb(
-            5,
-            Some(&game.moves),
-            None,
-            || false,
-            |q, encoded| {
-                first.get_or_insert(q.mobility as u32);
-                let model = crate::solve::varisat(&encoded.formula);
-                Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
-            },
-        )
-        .unwrap();
-        assert_eq!(first, Some(reached + 1));
+        let point = climb(5, Some(&game.moves), None, || false, by_varisat).unwrap();
+        assert_eq!(asked(&point)[0], reached + 1);
         assert_eq!(point.max, Some(brute_force(&engine::Board::START, 5)));
         assert!(
             point.lower > reached,
@@ -331,13 +318,6 @@ mod tests {
                 bisect: false,
                 known_impossible: None,
             })
-        };
-        let by_varisat = |q: &Question, encoded: &Encoded| {
-            let model = crate::solve::varisat(&encoded.formula);
-            Ok((
-                model.map_or(Outcome::Unsat, Outcome::Sat),
-                Some(q.mobility.to_string()),
-            ))
         };
         let weak = engine::Game::replay(Position::START, "f5d6c3d3c4").unwrap();
         let reached = weak.last().board.mobility();
@@ -383,10 +363,6 @@ mod tests {
     #[test]
     fn a_bisection_below_the_ceiling_settles_the_point() {
         let most = brute_force(&engine::Board::START, 5);
-        let by_varisat = |_: &Question, encoded: &Encoded| {
-            let model = crate::solve::varisat(&encoded.formula);
-            Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
-        };
         let bisect = |ceiling, known_impossible| {
             Some(FromAbove {
                 ceiling,
@@ -396,76 +372,55 @@ mod tests {
         };
         let weak = engine::Game::replay(Position::START, "f5d6c3d3c4").unwrap();
         let reached = weak.last().board.mobility();
-        let mut asked = Vec::new();
         let point = climb(
             5,
             Some(&weak.moves),
             bisect(most + 6, None),
             || false,
-            |q, e| {
-                asked.push(q.mobility as u32);
-                by_varisat(q, e)
-            },
+            by_varisat,
         )
         .unwrap();
+        let asked_first = asked(&point);
         assert_eq!((point.max, point.impossible), (Some(most), Some(most + 1)));
         let game = engine::Game::replay(Position::START, &point.witness).unwrap();
         assert_eq!(game.last().board.mobility(), most);
         // The ceiling, then the middle of (reached, most + 6), each answer halving the rest.
-        assert_eq!(asked[..2], [most + 6, (reached + 1 + most + 5).div_ceil(2)]);
-        assert!(asked.len() < (most + 6 - reached) as usize, "{asked:?}");
+        assert_eq!(
+            asked_first[..2],
+            [most + 6, (reached + 1 + most + 5).div_ceil(2)]
+        );
+        assert!(
+            asked_first.len() < (most + 6 - reached) as usize,
+            "{asked_first:?}"
+        );
         // A bound of earlier runs: no ceiling question, the bisection starts below it.
-        let mut asked = Vec::new();
-        let point = climb(
-            5,
-            Some(&weak.moves),
-            bisect(most + 6, Some(most + 2)),
-            || false,
-            |q, e| {
-                asked.push(q.mobility as u32);
-                by_varisat(q, e)
-            },
-        )
-        .unwrap();
-        assert_eq!(asked[0], (reached + 1 + most + 1).div_ceil(2));
+        let bounded = bisect(most + 6, Some(most + 2));
+        let point = climb(5, Some(&weak.moves), bounded, || false, by_varisat).unwrap();
+        assert_eq!(asked(&point)[0], (reached + 1 + most + 1).div_ceil(2));
         assert_eq!(point.max, Some(most));
         // Unanswered questions move the next ones up, to the bound.
-        let mut asked = Vec::new();
+        let unanswered = only_the_first_answered();
         let point = climb(
             5,
             Some(&weak.moves),
             bisect(most + 6, None),
             || false,
-            |q, e| {
-                asked.push(q.mobility as u32);
-                if asked.len() == 1 {
-                    by_varisat(q, e)
-                } else {
-                    Ok((Outcome::Stopped, None))
-                }
-            },
-        )
-        .unwrap();
+            unanswered,
+        );
+        let point = point.unwrap();
+        let counts = asked(&point);
         assert_eq!((point.max, point.impossible), (None, Some(most + 6)));
-        assert_eq!(*asked.last().unwrap(), most + 5);
-        assert!(asked.windows(2).skip(1).all(|w| w[0] < w[1]), "{asked:?}");
+        assert_eq!(*counts.last().unwrap(), most + 5);
+        assert!(counts.windows(2).skip(1).all(|w| w[0] < w[1]), "{counts:?}");
         // A question stopped by an interrupt ends the point.
-        let mut asked = 0;
+        let unanswered = only_the_first_answered();
         let point = climb(
             5,
             Some(&weak.moves),
             bisect(most + 6, None),
             || true,
-            |q, e| {
-                asked += 1;
-                if asked == 1 {
-                    by_varisat(q, e)
-                } else {
-                    Ok((Outcome::Stopped, None))
-                }
-            },
-        )
-        .unwrap();
-        assert_eq!(point.questions.len(), 2);
+            unanswered,
+        );
+        assert_eq!(point.unwrap().questions.len(), 2);
     }
 }
