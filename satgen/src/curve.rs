@@ -399,28 +399,27 @@ mod tests {
         assert_eq!(asked(&point)[0], (reached + 1 + most + 1).div_ceil(2));
         assert_eq!(point.max, Some(most));
         // Unanswered questions move the next ones up, to the bound.
-        let unanswered = only_the_first_answered();
         let point = climb(
             5,
             Some(&weak.moves),
             bisect(most + 6, None),
             || false,
-            unanswered,
-        );
-        let point = point.unwrap();
+            only_the_first_answered(),
+        )
+        .unwrap();
         let counts = asked(&point);
         assert_eq!((point.max, point.impossible), (None, Some(most + 6)));
         assert_eq!(*counts.last().unwrap(), most + 5);
         assert!(counts.windows(2).skip(1).all(|w| w[0] < w[1]), "{counts:?}");
         // A question stopped by an interrupt ends the point.
-        let unanswered = only_the_first_answered();
         let point = climb(
             5,
             Some(&weak.moves),
             bisect(most + 6, None),
             || true,
-            unanswered,
-        );
-        assert_eq!(point.unwrap().questions.len(), 2);
+            only_the_first_answered(),
+        )
+        .unwrap();
+        assert_eq!(point.questions.len(), 2);
     }
 }
