@@ -67,7 +67,8 @@ impl Prover {
     }
 
     /// Win, draw or loss with at most two threshold questions (at least a draw? a win?),
-    /// the one the guess expects to settle it first; then a move that keeps a win or a
+    /// "a win?" first where the guess expects a win or a draw, "at least a draw?" first
+    /// where it expects a loss or there is no guess; then a move that keeps a win or a
     /// draw (`None` for a loss, where every move loses, and when the game is over).
     pub fn wld(
         &mut self,
@@ -75,9 +76,13 @@ impl Prover {
         stop: &AtomicBool,
     ) -> Option<(Wld, Option<Move>, Vec<Step>)> {
         let mut steps = Vec::new();
-        // Only the sign is wanted: the narrow window makes the guess cheap.
+        // Only the sign is wanted: the narrow window makes the guess cheap. A draw needs
+        // both questions, and the disproof of a win goes first: it leaves, for every
+        // move, the bounds and leaf-table entries that make the draw's proof cheap; the
+        // other way round the proof helps the disproof less (measured on fforum-40-59:
+        // results/dfpn.md, session 56).
         let order = match self.guess(board, -1, 1, stop)? {
-            Some(guess) if guess > 0 => [2, 0],
+            Some(guess) if guess >= 0 => [2, 0],
             _ => [0, 2],
         };
         let mut wld = Wld::Draw;

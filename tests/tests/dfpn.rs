@@ -142,6 +142,52 @@ fn random_endgames_against_alpha_beta() {
     );
 }
 
+/// Win/draw/loss from a fresh prover, so its questions are asked rather than read from
+/// bounds: random endgames with a guess at every size, each answer and each question
+/// against the alpha-beta solver; a draw asks both, and where the guess expected a win or
+/// a draw, "a win?" first.
+#[test]
+fn wld_questions_against_alpha_beta() {
+    let solver = Solver::new(16);
+    let mut rng = SmallRng::seed_from_u64(56);
+    let mut draws_disproved_first = 0;
+    for seed in 0..300u64 {
+        let positions = random_game_positions(20_000 + seed);
+        let Some(position) = positions.get(rng.random_range(46..=50)) else {
+            continue;
+        };
+        let board: Board = position.board;
+        let exact = solver.solve(&board, -65, 65, &NEVER).unwrap().score;
+        let mut prover = Prover::new(Options {
+            leaf_empties: 6,
+            table_mb: 4,
+            leaf_table_mb: 1,
+            guess_empties: 0,
+            threads: 1,
+            ..Options::default()
+        });
+        let (wld, _, steps) = prover.wld(&board, &NEVER).unwrap();
+        assert_eq!(wld, Wld::of_score(exact), "seed {seed}");
+        for step in &steps {
+            assert_eq!(
+                step.proven,
+                exact >= step.threshold,
+                "seed {seed} {steps:?}"
+            );
+        }
+        if exact == 0 {
+            assert_eq!(steps.len(), 2, "seed {seed}: a draw needs both questions");
+            draws_disproved_first += usize::from(steps[0].threshold == 2);
+        } else {
+            assert!(!steps.is_empty(), "seed {seed}: no question asked");
+        }
+    }
+    assert!(
+        draws_disproved_first >= 5,
+        "draws guessed right ask \"a win?\" first: {draws_disproved_first}"
+    );
+}
+
 /// Proofs of random endgames, true and false claims, pass the independent checker.
 #[test]
 fn proofs_check() {
