@@ -2,16 +2,46 @@
 //! every threshold question asked on the way, win/draw/loss, and proofs checked from
 //! scratch.
 
+use std::ops::RangeInclusive;
 use std::sync::atomic::AtomicBool;
 
-use dfpn::{check, Aggregation, Initial, Options, Prover, Wld};
+use dfpn::{check, Aggregation, Initial, Options, Prover, Step, Wld};
 use engine::obf::Obf;
 use engine::search::Solver;
-use engine::{input, Board};
+use engine::{input, Board, Position};
 use othello_tests::{problem_file, random_game_positions};
 use rand::{rngs::SmallRng, RngExt, SeedableRng};
 
 static NEVER: AtomicBool = AtomicBool::new(false);
+
+/// The position after `plies` (drawn by `rng`) of random game `game`, with its exact score
+/// by `solver`; `None` where the game ended sooner.
+fn random_endgame(
+    solver: &Solver,
+    rng: &mut SmallRng,
+    game: u64,
+    plies: RangeInclusive<usize>,
+) -> Option<(Position, i32)> {
+    let positions = random_game_positions(game);
+    let position = *positions.get(rng.random_range(plies))?;
+    let exact = solver
+        .solve(&position.board, -65, 65, &NEVER)
+        .unwrap()
+        .score;
+    Some((position, exact))
+}
+
+/// Every threshold question of `steps` answered as the exact score `exact` says.
+fn assert_steps_answered(steps: &[Step], exact: i32, context: &str) {
+    for step in steps {
+        assert_eq!(
+            step.proven,
+            exact >= step.threshold,
+            "{context} threshold {}",
+            step.threshold
+        );
+    }
+}
 
 /// The FFO positions of `lines` of the file, df-pn on two threads over one table.
 fn check_ffo_file(name: &str, lines: std::ops::Range<usize>) {
@@ -38,14 +68,7 @@ fn check_ffo_file(name: &str, lines: std::ops::Range<usize>) {
         );
         // Questions were asked (a right guess of +64 needs one, "at least 64?").
         assert!(!exact.steps.is_empty(), "{name}:{line}: no question asked");
-        for step in &exact.steps {
-            assert_eq!(
-                step.proven,
-                best >= step.threshold,
-                "{name}:{line} threshold {}",
-                step.threshold
-            );
-        }
+        assert_steps_answered(&exact.steps, best, &format!("{name}:{line}"));
         let (wld, _, _) = prover.wld(&board, &NEVER).unwrap();
         assert_eq!(wld, Wld::of_score(best), "{name}:{line} wld");
     }
@@ -77,12 +100,11 @@ fn random_endgames_against_alpha_beta() {
     let mut collections = 0;
     let mut questions = 0;
     for seed in 0..1000u64 {
-        let positions = random_game_positions(10_000 + seed);
-        let Some(position) = positions.get(rng.random_range(46..=52)) else {
+        let Some((position, exact)) = random_endgame(&solver, &mut rng, 10_000 + seed, 46..=52)
+        else {
             continue;
         };
         let board: Board = position.board;
-        let exact = solver.solve(&board, -65, 65, &NEVER).unwrap().score;
         let options = Options {
             leaf_empties: rng.random_range(0..=7),
             easy_leaf_empties: rng.random_range(0..=14),
@@ -152,12 +174,11 @@ fn wld_questions_against_alpha_beta() {
     let mut rng = SmallRng::seed_from_u64(56);
     let mut draws_disproved_first = 0;
     for seed in 0..300u64 {
-        let positions = random_game_positions(20_000 + seed);
-        let Some(position) = positions.get(rng.random_range(46..=50)) else {
+        let Some((position, exact)) = random_endgame(&solver, &mut rng, 20_000 + seed, 46..=50)
+        else {
             continue;
         };
         let board: Board = position.board;
-        let exact = solver.solve(&board, -65, 65, &NEVER).unwrap().score;
         let mut prover = Prover::new(Options {
             leaf_empties: 6,
             table_mb: 4,
@@ -168,13 +189,7 @@ fn wld_questions_against_alpha_beta() {
         });
         let (wld, _, steps) = prover.wld(&board, &NEVER).unwrap();
         assert_eq!(wld, Wld::of_score(exact), "seed {seed}");
-        for step in &steps {
-            assert_eq!(
-                step.proven,
-                exact >= step.threshold,
-                "seed {seed} {steps:?}"
-            );
-        }
+        assert_steps_answered(&steps, exact, &format!("seed {seed} {steps:?}"));
         if exact == 0 {
             assert_eq!(steps.len(), 2, "seed {seed}: a draw needs both questions");
             draws_disproved_first += usize::from(steps[0].threshold == 2);
@@ -196,14 +211,10 @@ fn proofs_check() {
     let mut answers = [0; 2];
     let mut early_leaves = 0;
     for seed in 0..30u64 {
-        let positions = random_game_positions(50_000 + seed);
-        let Some(position) = positions.get(rng.random_range(44..=48)) else {
+        let Some((position, exact)) = random_endgame(&solver, &mut rng, 50_000 + seed, 44..=48)
+        else {
             continue;
         };
-        let exact = solver
-            .solve(&position.board, -65, 65, &NEVER)
-            .unwrap()
-            .score;
         let t = exact + [0, 2][rng.random_range(0..2)];
         // Half the proofs with leaves decided early where the evaluation is far above t.
         let mut prover = Prover::new(Options {
@@ -214,7 +225,7 @@ fn proofs_check() {
             leaf_table_mb: 4,
             ..Options::default()
         });
-        let proof = prover.proof(position, t, &NEVER).unwrap();
+        let proof = prover.proof(&position, t, &NEVER).unwrap();
         let file = proof.to_file();
         let verified = check(&file, &solver, dfpn::proof::CHECK_LEAF_EMPTIES)
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
