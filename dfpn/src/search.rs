@@ -17,7 +17,8 @@
 //!   values, stable discs and children), so a node is solved when its bounds decide `t`,
 //!   whatever the numbers say, and later thresholds reuse them;
 //! - initial numbers from mobility scaled by the evaluation's distance to the threshold
-//!   (near the root, the value of the engine's move-ordering search),
+//!   (near the root, and from 18 empties where the node is expected to be proved, the
+//!   value of the engine's move-ordering search),
 //!   pushed past the threshold where the alpha-beta table (the selective guess's searches)
 //!   has a bound on the node (mobility alone, or 1/1, to compare);
 //! - a table of bounded memory with garbage collection (the crate's `table` module).
@@ -50,6 +51,14 @@ const HINT_MARGIN: i32 = 20;
 /// nodes just above its leaves than an alpha-beta tree does, and there the searches cost
 /// more than they save (measured in results/dfpn.md, session 31).
 const SHALLOW_FROM: u32 = 24;
+
+/// Empties from which a node below [`SHALLOW_FROM`] that is expected to be proved (its
+/// evaluation, with the alpha-beta table's bounds, at or above its threshold) grades its
+/// children by the ordering search too: there the first child tried usually decides, as
+/// at the alpha-beta search's cut nodes, and a wrong first choice costs a failed subtree;
+/// the expected disproofs search every child anyway and keep the static evaluation
+/// (measured in results/dfpn.md, sessions 56-57).
+const CAREFUL_FROM: u32 = 18;
 
 /// The proof or disproof number of a solved node.
 pub const INFINITE: u32 = u32::MAX;
@@ -201,9 +210,6 @@ pub struct Prover {
     stats: Stats,
     /// Called every [`PROGRESS_INTERVAL`] expansions with the counters so far.
     progress: Option<ProgressReport>,
-    /// One [`ValueCache`] per thread, kept from question to question: the values depend
-    /// on the board alone, and a position's thresholds meet the same children.
-    values: Vec<ValueCache>,
 }
 
 /// What the threads of a search share.
@@ -213,6 +219,9 @@ struct Shared {
     options: Options,
     /// Scales the initial numbers ([`Initial::Evaluation`]) and orders the leaf searches.
     eval: Arc<dyn Evaluation>,
+    /// Kept from question to question: the values depend on the board alone, and a
+    /// position's thresholds meet the same children.
+    values: ValueCache,
 }
 
 /// What [`Prover::on_progress`] calls.
@@ -230,10 +239,10 @@ impl Prover {
                 solver: Solver::new(options.leaf_table_mb).selective_from(options.guess_empties),
                 eval: PatternEval::embedded(),
                 options,
+                values: ValueCache::new(),
             },
             stats: Stats::default(),
             progress: None,
-            values: Vec::new(),
         }
     }
 
@@ -328,10 +337,6 @@ impl Prover {
         let shared = &self.shared;
         let before = self.stats;
         let progress = self.progress.as_mut();
-        if self.values.len() < threads {
-            self.values.resize_with(threads, ValueCache::new);
-        }
-        let (main_values, other_values) = self.values.split_first_mut().expect("a cache");
         let (finished, published) = (&finished, &published);
         let run = &|worker: &mut Worker| {
             let root = worker.mid(board, t, LARGEST, LARGEST);
@@ -342,14 +347,12 @@ impl Prover {
         };
         // Every thread publishes all its counters before it ends (`run`).
         std::thread::scope(|scope| {
-            for values in other_values.iter_mut().take(threads - 1) {
+            for _ in 1..threads {
                 scope.spawn(move || {
-                    run(&mut Worker::new(
-                        shared, finished, stop, published, threads, values,
-                    ))
+                    run(&mut Worker::new(shared, finished, stop, published, threads))
                 });
             }
-            let mut worker = Worker::new(shared, finished, stop, published, threads, main_values);
+            let mut worker = Worker::new(shared, finished, stop, published, threads);
             worker.progress = progress.map(|report| (report, before));
             run(&mut worker);
         });
@@ -424,8 +427,6 @@ struct Worker<'a> {
     parallel: bool,
     /// The report, with the counters before this search (one thread reports).
     progress: Option<(&'a mut ProgressReport, Stats)>,
-    /// Shallow-search values of the children met, read again at every re-expansion.
-    values: &'a mut ValueCache,
 }
 
 impl<'a> Worker<'a> {
@@ -435,7 +436,6 @@ impl<'a> Worker<'a> {
         stop: &'a AtomicBool,
         published: &'a Published,
         threads: usize,
-        values: &'a mut ValueCache,
     ) -> Worker<'a> {
         Worker {
             shared,
@@ -446,7 +446,6 @@ impl<'a> Worker<'a> {
             stop,
             parallel: threads > 1,
             progress: None,
-            values,
         }
     }
 
@@ -495,9 +494,10 @@ impl<'a> Worker<'a> {
                     self.shared.table.prefetch(child);
                     self.shared.solver.prefetch(child);
                 }
+                let searched = self.grades_by_search(board, t);
                 let mut kids: ArrayVec<Child, 64> = boards
                     .into_iter()
-                    .map(|(mv, b)| self.child(mv, b, 2 - t))
+                    .map(|(mv, b)| self.child(mv, b, 2 - t, searched))
                     .collect();
                 if kids.is_empty() {
                     let score = board.final_score();
@@ -560,8 +560,22 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// What is known of a child for threshold `t` before searching it.
-    fn child(&mut self, mv: Move, board: Board, t: i32) -> Child {
+    /// Whether the children of `board`, asked whether it scores at least `t`, are graded
+    /// by the ordering search rather than the static evaluation ([`grades_by_search`]).
+    fn grades_by_search(&self, board: &Board, t: i32) -> bool {
+        let shared = self.shared;
+        grades_by_search(board.empty_count(), t, || {
+            table_hint(
+                shared.eval.evaluate(board) / 100,
+                shared.solver.probe(board),
+                t,
+            )
+        })
+    }
+
+    /// What is known of a child for threshold `t` before searching it; `searched`: its
+    /// first numbers come from the ordering search (see [`Worker::grades_by_search`]).
+    fn child(&mut self, mv: Move, board: Board, t: i32, searched: bool) -> Child {
         let (lower, upper, stored, busy) = match self.shared.table.get(&board) {
             Some(e) => (
                 e.lower as i32,
@@ -576,7 +590,7 @@ impl<'a> Worker<'a> {
         };
         let (pn, dn) = decided(lower, upper, t)
             .or(stored)
-            .unwrap_or_else(|| self.initial_numbers(&board, t));
+            .unwrap_or_else(|| self.initial_numbers(&board, t, searched));
         Child {
             mv,
             board,
@@ -604,12 +618,12 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn initial_numbers(&mut self, board: &Board, t: i32) -> (u32, u32) {
+    fn initial_numbers(&mut self, board: &Board, t: i32, searched: bool) -> (u32, u32) {
         match self.shared.options.initial {
             Initial::Unit => (1, 1),
             Initial::Mobility => (1, board.mobility().max(1)),
             Initial::Evaluation => {
-                let value = self.value(board) / 100;
+                let value = self.value(board, searched) / 100;
                 let hinted = table_hint(value, self.shared.solver.probe(board), t);
                 evaluation_numbers(hinted, t, board.mobility())
             }
@@ -617,52 +631,70 @@ impl<'a> Worker<'a> {
     }
 
     /// The evaluation of `board` (hundredths of a disc) that grades its initial numbers:
-    /// where its parent has [`SHALLOW_FROM`] empties or more, the engine's ordering search
-    /// from it (as deep as the alpha-beta search ranks the same children); the static
-    /// evaluation alone misjudges them there, and a wrong first choice costs a whole
-    /// failed subtree.
-    fn value(&mut self, board: &Board) -> i32 {
-        let parent_empties = board.empty_count() + 1;
-        if parent_empties < SHALLOW_FROM {
+    /// if `searched`, the engine's ordering search from it (as deep as the alpha-beta
+    /// search ranks the same children), else the static evaluation, which misjudges
+    /// children where a wrong first choice costs a whole failed subtree.
+    fn value(&mut self, board: &Board, searched: bool) -> i32 {
+        if !searched {
             return self.shared.eval.evaluate(board);
         }
-        if let Some(value) = self.values.get(board) {
+        let values = &self.shared.values;
+        if let Some(value) = values.get(board) {
             return value;
         }
-        let depth = sort_depth(parent_empties);
+        let depth = sort_depth(board.empty_count() + 1);
         let value = shallow_value(&*self.shared.eval, board, depth, -30_000, 30_000);
-        self.values.put(board, value);
+        values.put(board, value);
         value
     }
 }
 
-/// A direct-mapped cache of shallow-search values, one per thread: a node's unexpanded
-/// children are graded again at each of its expansions, and at each threshold asked of
-/// the position, and their searches would otherwise be repeated every time.
+/// Whether a node of `empties` empties asked whether it scores at least `t` grades its
+/// children by the ordering search: from [`SHALLOW_FROM`] empties, and from
+/// [`CAREFUL_FROM`] where it is expected to be proved, its `value` (in discs, only asked
+/// there) at or above `t`.
+fn grades_by_search(empties: u32, t: i32, value: impl FnOnce() -> i32) -> bool {
+    empties >= SHALLOW_FROM || (empties >= CAREFUL_FROM && value() >= t)
+}
+
+/// A direct-mapped cache of shallow-search values that the threads share: a node's
+/// unexpanded children are graded again at each of its expansions, at each threshold
+/// asked of the position, and by each thread that passes through it, and their searches
+/// would otherwise be repeated every time.
+///
+/// Lock-free: a slot holds the board's two words each XORed with the value, and the
+/// value, so a slot torn by two threads writing at once fails the check on reading
+/// (both boards' words would have to agree with one value) and reads as a miss. The
+/// values only grade the search's choices: a wrong one could cost nodes, never an answer.
 struct ValueCache {
-    slots: Vec<(u64, u64, i32)>,
+    slots: Vec<[AtomicU64; 3]>,
 }
 
 impl ValueCache {
-    const SLOTS: usize = 1 << 16;
+    const SLOTS: usize = 1 << 17;
 
     fn new() -> ValueCache {
         ValueCache {
-            slots: vec![(0, 0, 0); Self::SLOTS],
+            slots: (0..Self::SLOTS).map(|_| Default::default()).collect(),
         }
     }
 
-    fn slot(board: &Board) -> usize {
-        board.hash() as usize & (Self::SLOTS - 1)
+    fn slot(&self, board: &Board) -> &[AtomicU64; 3] {
+        &self.slots[board.hash() as usize & (Self::SLOTS - 1)]
     }
 
     fn get(&self, board: &Board) -> Option<i32> {
-        let (player, opponent, value) = self.slots[Self::slot(board)];
-        (player == board.player && opponent == board.opponent).then_some(value)
+        let [player, opponent, value] = self.slot(board).each_ref().map(|w| w.load(Relaxed));
+        (player ^ value == board.player && opponent ^ value == board.opponent)
+            .then_some(value as u32 as i32)
     }
 
-    fn put(&mut self, board: &Board, value: i32) {
-        self.slots[Self::slot(board)] = (board.player, board.opponent, value);
+    fn put(&self, board: &Board, value: i32) {
+        let value = value as u32 as u64;
+        let [player, opponent, stored] = self.slot(board);
+        player.store(board.player ^ value, Relaxed);
+        opponent.store(board.opponent ^ value, Relaxed);
+        stored.store(value, Relaxed);
     }
 }
 
@@ -809,8 +841,24 @@ mod tests {
     }
 
     #[test]
+    fn children_are_graded_by_search_far_from_the_leaves_and_at_expected_proofs() {
+        let unasked = || -> i32 { panic!("the value is not needed here") };
+        assert!(grades_by_search(SHALLOW_FROM, 2, unasked));
+        assert!(grades_by_search(30, -64, unasked));
+        assert!(!grades_by_search(CAREFUL_FROM - 1, 2, unasked));
+        for empties in CAREFUL_FROM..SHALLOW_FROM {
+            assert!(
+                grades_by_search(empties, 2, || 2),
+                "{empties}: at the threshold"
+            );
+            assert!(grades_by_search(empties, -4, || 10), "{empties}: above it");
+            assert!(!grades_by_search(empties, 2, || 0), "{empties}: below it");
+        }
+    }
+
+    #[test]
     fn the_value_cache_answers_only_for_the_board_it_holds() {
-        let mut cache = ValueCache::new();
+        let cache = ValueCache::new();
         let start = Board::START;
         let after_f5 = start.children()[0].1;
         assert_eq!(cache.get(&start), None);
@@ -823,11 +871,21 @@ mod tests {
                 player: 1 << (bit % 64),
                 opponent: bit,
             })
-            .find(|b| ValueCache::slot(b) == ValueCache::slot(&start))
+            .find(|b| std::ptr::eq(cache.slot(b), cache.slot(&start)))
             .expect("a board in the same slot");
         cache.put(&rival, 5);
         assert_eq!(cache.get(&start), None);
         assert_eq!(cache.get(&rival), Some(5));
+        // Torn by two threads: the start's first word over the rival's slot.
+        cache.slot(&start)[0].store(start.player ^ (-37i32 as u32 as u64), Relaxed);
+        assert_eq!(cache.get(&start), None);
+        assert_eq!(cache.get(&rival), None);
+        cache.put(&start, -1);
+        assert_eq!(
+            cache.get(&start),
+            Some(-1),
+            "negative values come back whole"
+        );
     }
 
     #[test]
