@@ -379,11 +379,14 @@ impl Shared {
         let empties = board.empty_count();
         let options = &self.options;
         empties <= options.leaf_empties
-            || (empties <= options.easy_leaf_empties && {
-                let value =
-                    table_hint(self.eval.evaluate(board) / 100, self.solver.probe(board), t);
-                value - t >= options.easy_margin
-            })
+            || (empties <= options.easy_leaf_empties
+                && self.hinted_evaluation(board, t) - t >= options.easy_margin)
+    }
+
+    /// The static evaluation of `board` in discs, moved past `t` where the alpha-beta
+    /// table has a bound on it ([`table_hint`]): where a node expects to lie against `t`.
+    fn hinted_evaluation(&self, board: &Board, t: i32) -> i32 {
+        table_hint(self.eval.evaluate(board) / 100, self.solver.probe(board), t)
     }
 }
 
@@ -563,19 +566,14 @@ impl<'a> Worker<'a> {
     /// Whether the children of `board`, asked whether it scores at least `t`, are graded
     /// by the ordering search rather than the static evaluation ([`grades_by_search`]).
     fn grades_by_search(&self, board: &Board, t: i32) -> bool {
-        let shared = self.shared;
         grades_by_search(board.empty_count(), t, || {
-            table_hint(
-                shared.eval.evaluate(board) / 100,
-                shared.solver.probe(board),
-                t,
-            )
+            self.shared.hinted_evaluation(board, t)
         })
     }
 
     /// What is known of a child for threshold `t` before searching it; `searched`: its
     /// first numbers come from the ordering search (see [`Worker::grades_by_search`]).
-    fn child(&mut self, mv: Move, board: Board, t: i32, searched: bool) -> Child {
+    fn child(&self, mv: Move, board: Board, t: i32, searched: bool) -> Child {
         let (lower, upper, stored, busy) = match self.shared.table.get(&board) {
             Some(e) => (
                 e.lower as i32,
@@ -618,7 +616,7 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn initial_numbers(&mut self, board: &Board, t: i32, searched: bool) -> (u32, u32) {
+    fn initial_numbers(&self, board: &Board, t: i32, searched: bool) -> (u32, u32) {
         match self.shared.options.initial {
             Initial::Unit => (1, 1),
             Initial::Mobility => (1, board.mobility().max(1)),
@@ -634,7 +632,7 @@ impl<'a> Worker<'a> {
     /// if `searched`, the engine's ordering search from it (as deep as the alpha-beta
     /// search ranks the same children), else the static evaluation, which misjudges
     /// children where a wrong first choice costs a whole failed subtree.
-    fn value(&mut self, board: &Board, searched: bool) -> i32 {
+    fn value(&self, board: &Board, searched: bool) -> i32 {
         if !searched {
             return self.shared.eval.evaluate(board);
         }
