@@ -21,8 +21,12 @@
 //!   value of the engine's move-ordering search),
 //!   pushed past the threshold where the alpha-beta table (the selective guess's searches)
 //!   has a bound on the node (mobility alone, or 1/1, to compare);
-//! - a table of bounded memory with garbage collection (the crate's `table` module).
+//! - a table of bounded memory with garbage collection (the crate's `table` module);
+//! - threads over that one table, each counted into the nodes it searches below: they
+//!   part where a node is expected to be disproved (every child is needed) and stay
+//!   together on the best child where it is expected to be proved (one should suffice).
 
+use std::cell::OnceCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use arrayvec::ArrayVec;
@@ -388,6 +392,12 @@ impl Shared {
     fn hinted_evaluation(&self, board: &Board, t: i32) -> i32 {
         table_hint(self.eval.evaluate(board) / 100, self.solver.probe(board), t)
     }
+
+    /// Whether `board` is expected to score at least `t`: its [hinted
+    /// evaluation](Shared::hinted_evaluation) is.
+    fn expects_proof(&self, board: &Board, t: i32) -> bool {
+        self.hinted_evaluation(board, t) >= t
+    }
 }
 
 /// The counters of all threads, each adding its own every [`PROGRESS_INTERVAL`] nodes
@@ -426,7 +436,8 @@ struct Worker<'a> {
     finished: &'a AtomicBool,
     stop: &'a AtomicBool,
     /// Other threads share the table: children are read again before each choice, and
-    /// a child another thread searches is left to it while a sibling is worth searching.
+    /// below a node expected to be disproved, a child another thread searches is left to
+    /// it while a sibling is worth searching.
     parallel: bool,
     /// The report, with the counters before this search (one thread reports).
     progress: Option<(&'a mut ProgressReport, Stats)>,
@@ -497,7 +508,16 @@ impl<'a> Worker<'a> {
                     self.shared.table.prefetch(child);
                     self.shared.solver.prefetch(child);
                 }
-                let searched = self.grades_by_search(board, t);
+                // Where the node expects to lie against `t`, asked at most once, and only
+                // where it matters.
+                let expects_proof = OnceCell::new();
+                let expects_proof =
+                    || *expects_proof.get_or_init(|| self.shared.expects_proof(board, t));
+                let searched = grades_by_search(board.empty_count(), expects_proof);
+                // At an expected proof one child should suffice, as at alpha-beta's cut
+                // nodes, where young brothers wait: the threads stay on the best child
+                // together and part below it, where every child is needed.
+                let leave_busy = self.parallel && !expects_proof();
                 let mut kids: ArrayVec<Child, 64> = boards
                     .into_iter()
                     .map(|(mv, b)| self.child(mv, b, 2 - t, searched))
@@ -517,7 +537,7 @@ impl<'a> Worker<'a> {
                     if numbers.0 >= pn_limit || numbers.1 >= dn_limit || self.halted() {
                         break;
                     }
-                    let (best, second) = best_two(&kids, pn_limit);
+                    let (best, second) = best_two(&kids, pn_limit, leave_busy);
                     let c = kids[best];
                     let child_pn_limit = if dn_limit == LARGEST {
                         LARGEST
@@ -561,14 +581,6 @@ impl<'a> Worker<'a> {
             upper,
             busy: 0,
         }
-    }
-
-    /// Whether the children of `board`, asked whether it scores at least `t`, are graded
-    /// by the ordering search rather than the static evaluation ([`grades_by_search`]).
-    fn grades_by_search(&self, board: &Board, t: i32) -> bool {
-        grades_by_search(board.empty_count(), t, || {
-            self.shared.hinted_evaluation(board, t)
-        })
     }
 
     /// What is known of a child for threshold `t` before searching it; `searched`: its
@@ -647,12 +659,11 @@ impl<'a> Worker<'a> {
     }
 }
 
-/// Whether a node of `empties` empties asked whether it scores at least `t` grades its
-/// children by the ordering search: from [`SHALLOW_FROM`] empties, and from
-/// [`CAREFUL_FROM`] where it is expected to be proved, its `value` (in discs, only asked
-/// there) at or above `t`.
-fn grades_by_search(empties: u32, t: i32, value: impl FnOnce() -> i32) -> bool {
-    empties >= SHALLOW_FROM || (empties >= CAREFUL_FROM && value() >= t)
+/// Whether a node of `empties` empties grades its children by the ordering search rather
+/// than the static evaluation: from [`SHALLOW_FROM`] empties, and from [`CAREFUL_FROM`]
+/// where it `expects_proof` (only asked there).
+fn grades_by_search(empties: u32, expects_proof: impl FnOnce() -> bool) -> bool {
+    empties >= SHALLOW_FROM || (empties >= CAREFUL_FROM && expects_proof())
 }
 
 /// A direct-mapped cache of shallow-search values that the threads share: a node's
@@ -739,11 +750,11 @@ fn evaluation_numbers(value: i32, t: i32, mobility: u32) -> (u32, u32) {
 }
 
 /// The child to search next and the disproof number it must stay within: the child with
-/// the smallest disproof number (the first on ties) and the second smallest. A child that
-/// other threads search is passed over for the best of the others while that one's number
-/// is below `pn_limit` (so searching it can make progress here); the second smallest is
-/// then taken among the others too.
-fn best_two(kids: &[Child], pn_limit: u32) -> (usize, u32) {
+/// the smallest disproof number (the first on ties) and the second smallest. With
+/// `leave_busy`, a child that other threads search is passed over for the best of the
+/// others while that one's number is below `pn_limit` (so searching it can make progress
+/// here); the second smallest is then taken among the others too.
+fn best_two(kids: &[Child], pn_limit: u32, leave_busy: bool) -> (usize, u32) {
     let best_of = |free_only: bool| {
         let mut best: Option<usize> = None;
         let mut second = INFINITE;
@@ -763,7 +774,7 @@ fn best_two(kids: &[Child], pn_limit: u32) -> (usize, u32) {
         best.map(|b| (b, second))
     };
     let (best, second) = best_of(false).expect("children");
-    if kids[best].busy > 0 {
+    if leave_busy && kids[best].busy > 0 {
         if let Some((free, free_second)) = best_of(true) {
             if kids[free].dn < pn_limit {
                 return (free, free_second);
@@ -840,17 +851,19 @@ mod tests {
 
     #[test]
     fn children_are_graded_by_search_far_from_the_leaves_and_at_expected_proofs() {
-        let unasked = || -> i32 { panic!("the value is not needed here") };
-        assert!(grades_by_search(SHALLOW_FROM, 2, unasked));
-        assert!(grades_by_search(30, -64, unasked));
-        assert!(!grades_by_search(CAREFUL_FROM - 1, 2, unasked));
+        let unasked = || -> bool { panic!("the expectation is not needed here") };
+        assert!(grades_by_search(SHALLOW_FROM, unasked));
+        assert!(grades_by_search(30, unasked));
+        assert!(!grades_by_search(CAREFUL_FROM - 1, unasked));
         for empties in CAREFUL_FROM..SHALLOW_FROM {
             assert!(
-                grades_by_search(empties, 2, || 2),
-                "{empties}: at the threshold"
+                grades_by_search(empties, || true),
+                "{empties}: expected proof"
             );
-            assert!(grades_by_search(empties, -4, || 10), "{empties}: above it");
-            assert!(!grades_by_search(empties, 2, || 0), "{empties}: below it");
+            assert!(
+                !grades_by_search(empties, || false),
+                "{empties}: expected disproof"
+            );
         }
     }
 
@@ -904,7 +917,7 @@ mod tests {
             (1, 6)
         );
         assert_eq!(
-            best_two(&[kid(3, 2), kid(5, 1), kid(1, 4)], LARGEST),
+            best_two(&[kid(3, 2), kid(5, 1), kid(1, 4)], LARGEST, true),
             (1, 2)
         );
     }
@@ -922,10 +935,12 @@ mod tests {
         };
         let kids = [kid(2, 0), kid(1, 1), kid(4, 0)];
         // The best is busy: the best of the others, within the others' second best.
-        assert_eq!(best_two(&kids, 10), (0, 4));
+        assert_eq!(best_two(&kids, 10, true), (0, 4));
         // Unless the others cannot progress within the limit.
-        assert_eq!(best_two(&kids, 2), (1, 2));
+        assert_eq!(best_two(&kids, 2, true), (1, 2));
         // All busy: the best.
-        assert_eq!(best_two(&[kid(2, 1), kid(1, 2)], 10), (1, 2));
+        assert_eq!(best_two(&[kid(2, 1), kid(1, 2)], 10, true), (1, 2));
+        // At an expected proof the threads stay together on the best.
+        assert_eq!(best_two(&kids, 10, false), (1, 2));
     }
 }
