@@ -24,7 +24,8 @@
 //! - a table of bounded memory with garbage collection (the crate's `table` module);
 //! - threads over that one table, each counted into the nodes it searches below: they
 //!   part where a node is expected to be disproved (every child is needed) and stay
-//!   together on the best child where it is expected to be proved (one should suffice).
+//!   together on the best child where it is expected to be proved (one should suffice)
+//!   and that child is not a leaf.
 
 use std::cell::OnceCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -514,10 +515,12 @@ impl<'a> Worker<'a> {
                 let expects_proof =
                     || *expects_proof.get_or_init(|| self.shared.expects_proof(board, t));
                 let searched = grades_by_search(board.empty_count(), expects_proof);
-                // At an expected proof one child should suffice, as at alpha-beta's cut
-                // nodes, where young brothers wait: the threads stay on the best child
-                // together and part below it, where every child is needed.
-                let leave_busy = self.parallel && !expects_proof();
+                let leave_busy = self.parallel
+                    && threads_part(
+                        board.empty_count(),
+                        self.shared.options.leaf_empties,
+                        expects_proof,
+                    );
                 let mut kids: ArrayVec<Child, 64> = boards
                     .into_iter()
                     .map(|(mv, b)| self.child(mv, b, 2 - t, searched))
@@ -664,6 +667,17 @@ impl<'a> Worker<'a> {
 /// where it `expects_proof` (only asked there).
 fn grades_by_search(empties: u32, expects_proof: impl FnOnce() -> bool) -> bool {
     empties >= SHALLOW_FROM || (empties >= CAREFUL_FROM && expects_proof())
+}
+
+/// Whether the threads part at a node of `empties` empties, a child another thread
+/// searches left to it while a sibling is worth searching: where the node is not
+/// expected to be proved, since all its children are then needed. Where it `expects_proof`
+/// (only asked then), one child should suffice, as at alpha-beta's cut nodes where young
+/// brothers wait: the threads stay together on the best child and part below it. Unless
+/// its children are leaves of at most `leaf_empties` empties: the second thread would only
+/// repeat the first's alpha-beta search (measured in results/dfpn.md, session 58).
+fn threads_part(empties: u32, leaf_empties: u32, expects_proof: impl FnOnce() -> bool) -> bool {
+    empties <= leaf_empties + 1 || !expects_proof()
 }
 
 /// A direct-mapped cache of shallow-search values that the threads share: a node's
@@ -865,6 +879,15 @@ mod tests {
                 "{empties}: expected disproof"
             );
         }
+    }
+
+    #[test]
+    fn threads_stay_together_at_expected_proofs_above_the_leaves() {
+        let unasked = || -> bool { panic!("the expectation is not needed here") };
+        assert!(threads_part(17, 16, unasked), "its children are leaves");
+        assert!(threads_part(18, 16, || false), "an expected disproof");
+        assert!(!threads_part(18, 16, || true), "an expected proof");
+        assert!(!threads_part(30, 16, || true));
     }
 
     #[test]
