@@ -514,13 +514,10 @@ impl<'a> Worker<'a> {
                 let expects_proof = OnceCell::new();
                 let expects_proof =
                     || *expects_proof.get_or_init(|| self.shared.expects_proof(board, t));
-                let searched = grades_by_search(board.empty_count(), expects_proof);
+                let empties = board.empty_count();
+                let searched = grades_by_search(empties, expects_proof);
                 let leave_busy = self.parallel
-                    && threads_part(
-                        board.empty_count(),
-                        self.shared.options.leaf_empties,
-                        expects_proof,
-                    );
+                    && threads_part(empties, self.shared.options.leaf_empties, expects_proof);
                 let mut kids: ArrayVec<Child, 64> = boards
                     .into_iter()
                     .map(|(mv, b)| self.child(mv, b, 2 - t, searched))
@@ -587,7 +584,7 @@ impl<'a> Worker<'a> {
     }
 
     /// What is known of a child for threshold `t` before searching it; `searched`: its
-    /// first numbers come from the ordering search (see [`Worker::grades_by_search`]).
+    /// first numbers come from the ordering search (see [`grades_by_search`]).
     fn child(&self, mv: Move, board: Board, t: i32, searched: bool) -> Child {
         let (lower, upper, stored, busy) = match self.shared.table.get(&board) {
             Some(e) => (
