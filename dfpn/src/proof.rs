@@ -407,7 +407,7 @@ fn check_node(
             (board.final_score() >= t, 0)
         } else {
             let (bound, searched) = solver
-                .null_window(&board, t - 1, never)
+                .null_window(&board, t - 1, never, true)
                 .expect("never stopped");
             (bound >= t, searched)
         };

@@ -324,7 +324,7 @@ impl Prover {
             // numbers saturate: then alpha-beta settles the question.
             let root = self.search_root(board, t, stop);
             if decided(root.lower, root.upper, t).is_none() && !stop.load(Relaxed) {
-                let (bound, nodes) = self.shared.solver.null_window(board, t - 1, stop)?;
+                let (bound, nodes) = self.shared.solver.null_window(board, t - 1, stop, true)?;
                 self.stats.leaf_nodes += nodes;
                 return Some(bound >= t);
             }
@@ -492,8 +492,12 @@ impl<'a> Worker<'a> {
         let mut numbers = (1, 1);
         if decided(lower, upper, t).is_none() {
             if self.shared.is_leaf(board, t) {
+                // Several threads are each one core's search already: their leaves do
+                // not split.
                 if let Some((bound, nodes)) =
-                    self.shared.solver.null_window(board, t - 1, self.stop)
+                    self.shared
+                        .solver
+                        .null_window(board, t - 1, self.stop, !self.parallel)
                 {
                     self.stats.leaves += 1;
                     self.stats.leaf_nodes += nodes;

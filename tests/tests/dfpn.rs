@@ -278,7 +278,7 @@ fn a_node_with_33_moves() {
     let t = -40;
     let proven = prover.prove(&board, t, &NEVER).unwrap();
     let bound = Solver::new(16)
-        .null_window(&board, t - 1, &NEVER)
+        .null_window(&board, t - 1, &NEVER, true)
         .unwrap()
         .0;
     assert_eq!(proven, bound >= t);

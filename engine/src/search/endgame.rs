@@ -97,6 +97,10 @@ pub struct Search<'a> {
     /// `probcut::EXACT`, or a lower level at which nodes may be cut probably (the root's
     /// selective iterations, for a first score and good moves).
     pub selectivity: u8,
+    /// Whether its nodes may hand moves to the other threads of the rayon pool. Off where
+    /// the search is itself one of several threads searching at once (dfpn's leaves): a
+    /// split there wakes a pool thread that has no core of its own.
+    pub split: bool,
 }
 
 impl<'a> Search<'a> {
@@ -114,6 +118,7 @@ impl<'a> Search<'a> {
             nodes: 0,
             stop: Stop::new(stop),
             selectivity: probcut::EXACT,
+            split: rayon::current_num_threads() > 1,
         }
     }
 
@@ -127,6 +132,7 @@ impl<'a> Search<'a> {
             nodes: 0,
             stop: Stop::within(abandon, &parent.stop),
             selectivity: parent.selectivity,
+            split: parent.split,
         }
     }
 
@@ -361,11 +367,7 @@ isa_versions!(
         let mut best_move = NO_MOVE;
         let mut first = true;
         while let Some((sq, child)) = list.next_best() {
-            if !first
-                && empties >= SPLIT_NWS_MIN
-                && !list.is_empty()
-                && rayon::current_num_threads() > 1
-            {
+            if !first && empties >= SPLIT_NWS_MIN && !list.is_empty() && s.split {
                 // Young brothers wait: the first move did not cut; the others go in parallel.
                 let mut rest: ArrayVec<(Square, Board), 64> = ArrayVec::new();
                 rest.push((sq, child));
@@ -455,11 +457,7 @@ isa_versions!(
         let (mut alpha, mut best, mut best_move) = (alpha, -65, None);
         let original_alpha = alpha;
         for (i, &(sq, child)) in children.iter().enumerate() {
-            if i == 1
-                && empties >= SPLIT_MIN
-                && children.len() > 2
-                && rayon::current_num_threads() > 1
-            {
+            if i == 1 && empties >= SPLIT_MIN && children.len() > 2 && s.split {
                 let (score, square) = split(s, &children[1..], alpha, beta, empties);
                 if score > best {
                     (best, best_move) = (score, square);

@@ -196,9 +196,18 @@ impl Solver {
     /// One null-window search: whether the score of `board` exceeds `alpha`. Returns a
     /// fail-soft bound (above `alpha`: the score is at least it; otherwise at most it) and
     /// the nodes searched, or `None` if `stop` was raised. Other tools (dfpn) decide their
-    /// small positions with it, sharing this solver's table across calls.
-    pub fn null_window(&self, board: &Board, alpha: i32, stop: &AtomicBool) -> Option<(i32, u64)> {
+    /// small positions with it, sharing this solver's table across calls. `split`: whether
+    /// it may share its nodes with the other threads of the rayon pool (false where the
+    /// caller is one of several threads that search at once, each with a core).
+    pub fn null_window(
+        &self,
+        board: &Board,
+        alpha: i32,
+        stop: &AtomicBool,
+        split: bool,
+    ) -> Option<(i32, u64)> {
         let mut search = Search::new(&self.tt, &self.shallow_tt, &*self.eval, stop);
+        search.split &= split;
         let bound = nws_with(self.isa, &mut search, board, alpha);
         (!search.stopped()).then_some((bound, search.nodes))
     }
