@@ -79,6 +79,28 @@ fn ffo_20_to_39() {
     on_threads(2, || check_ffo_file("fforum-20-39.obf"));
 }
 
+/// The null-window searches that dfpn's leaves run, splitting among the pool's threads or
+/// kept on the caller's (as when several dfpn threads search at once), on the FFO
+/// positions of 20 empties and more, where nodes split: both bound the listed score.
+#[test]
+fn null_windows_agree_split_or_not() {
+    let stop = AtomicBool::new(false);
+    on_threads(2, || {
+        for split in [true, false] {
+            let solver = Solver::new(16);
+            for (line, obf) in
+                input::read_possible_positions(&problem_file("fforum-1-19.obf"), None).unwrap()
+            {
+                let board = obf.position.board;
+                let best = obf.best_score().unwrap();
+                let (above, _) = solver.null_window(&board, best - 1, &stop, split).unwrap();
+                let (below, _) = solver.null_window(&board, best + 1, &stop, split).unwrap();
+                assert!(above >= best && below <= best, "line {line}, split {split}");
+            }
+        }
+    });
+}
+
 /// The worst possible ordering hint: the hand evaluation upside down.
 struct Contrarian;
 
