@@ -25,7 +25,8 @@
 //! - threads over that one table, each counted into the nodes it searches below: they
 //!   part where a node is expected to be disproved (every child is needed) and stay
 //!   together on the best child where it is expected to be proved (one should suffice)
-//!   and that child is not a leaf.
+//!   and that child is not a leaf; each searches its leaves alone, without splitting
+//!   them among the rayon pool's threads.
 
 use std::cell::OnceCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};

@@ -49,9 +49,9 @@ enum Command {
 /// `--hash-mb`: three quarters for the proof-number table, a quarter for the alpha-beta
 /// leaves' table (`engine::memory::share_mb`). `--threads`: df-pn's, which search the tree
 /// together over the shared table (they part below a node expected to be disproved, where
-/// every child is needed, and stay together where one child should suffice), and the
-/// alpha-beta searches' (the guess of `score` and `wld`); one thread gives the same node
-/// counts run after run.
+/// every child is needed, and stay together where one child should suffice; each runs
+/// its leaves' alpha-beta searches alone), and the alpha-beta searches' (the guess of
+/// `score` and `wld`); one thread gives the same node counts run after run.
 #[derive(clap::Args)]
 pub struct ProverArgs {
     #[command(flatten)]
