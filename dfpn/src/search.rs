@@ -437,9 +437,9 @@ struct Worker<'a> {
     /// Raised when a thread's root search returned: the others stop.
     finished: &'a AtomicBool,
     stop: &'a AtomicBool,
-    /// Other threads share the table: children are read again before each choice, and
-    /// below a node expected to be disproved, a child another thread searches is left to
-    /// it while a sibling is worth searching.
+    /// Other threads share the table: children are read again before each choice; where
+    /// the threads part ([`threads_part`]), a child another thread searches is left to it
+    /// while a sibling is worth searching; and the leaves' searches do not split.
     parallel: bool,
     /// The report, with the counters before this search (one thread reports).
     progress: Option<(&'a mut ProgressReport, Stats)>,
