@@ -20,6 +20,9 @@ pub struct Step {
     pub threshold: i32,
     /// The answer.
     pub proven: bool,
+    /// Nodes the question took (proof-number and alpha-beta together): what each of a
+    /// draw's two questions costs, for one.
+    pub nodes: u64,
 }
 
 /// An exact score found by threshold questions.
@@ -57,11 +60,13 @@ impl Prover {
                 (Some(w), Some(g)) if (w - g).abs() <= GUESS_REACH => w.clamp(lower + 2, upper),
                 _ => lower + 2 * ((upper - lower + 3) / 4),
             };
+            let before = self.stats().nodes();
             let proven = self.prove(board, t, stop)?;
             walk = walk.map(|_| if proven { t + 2 } else { t - 2 });
             steps.push(Step {
                 threshold: t,
                 proven,
+                nodes: self.stats().nodes() - before,
             });
         }
     }
@@ -87,8 +92,13 @@ impl Prover {
         };
         let mut wld = Wld::Draw;
         for threshold in order {
+            let before = self.stats().nodes();
             let proven = self.prove(board, threshold, stop)?;
-            steps.push(Step { threshold, proven });
+            steps.push(Step {
+                threshold,
+                proven,
+                nodes: self.stats().nodes() - before,
+            });
             match (threshold, proven) {
                 (2, true) => wld = Wld::Win,
                 (0, false) => wld = Wld::Loss,

@@ -190,6 +190,14 @@ fn wld_questions_against_alpha_beta() {
         let (wld, _, steps) = prover.wld(&board, &NEVER).unwrap();
         assert_eq!(wld, Wld::of_score(exact), "seed {seed}");
         assert_steps_answered(&steps, exact, &format!("seed {seed} {steps:?}"));
+        // Each question's own nodes: together less than the prover's, which also counts
+        // the guess (asked here at every size) and the search for a move that keeps it.
+        let asked: u64 = steps.iter().map(|s| s.nodes).sum();
+        assert!(
+            asked < prover.stats().nodes(),
+            "seed {seed}: questions {asked} nodes of {}",
+            prover.stats().nodes()
+        );
         if exact == 0 {
             assert_eq!(steps.len(), 2, "seed {seed}: a draw needs both questions");
             draws_disproved_first += usize::from(steps[0].threshold == 2);
