@@ -60,15 +60,22 @@ impl Prover {
                 (Some(w), Some(g)) if (w - g).abs() <= GUESS_REACH => w.clamp(lower + 2, upper),
                 _ => lower + 2 * ((upper - lower + 3) / 4),
             };
-            let before = self.stats().nodes();
-            let proven = self.prove(board, t, stop)?;
-            walk = walk.map(|_| if proven { t + 2 } else { t - 2 });
-            steps.push(Step {
-                threshold: t,
-                proven,
-                nodes: self.stats().nodes() - before,
-            });
+            let step = self.ask(board, t, stop)?;
+            walk = walk.map(|_| if step.proven { t + 2 } else { t - 2 });
+            steps.push(step);
         }
+    }
+
+    /// "Does `board` score at least `threshold`?", answered and counted: a [`Step`], or
+    /// `None` if `stop` was raised first.
+    fn ask(&mut self, board: &Board, threshold: i32, stop: &AtomicBool) -> Option<Step> {
+        let before = self.stats().nodes();
+        let proven = self.prove(board, threshold, stop)?;
+        Some(Step {
+            threshold,
+            proven,
+            nodes: self.stats().nodes() - before,
+        })
     }
 
     /// Win, draw or loss with at most two threshold questions (at least a draw? a win?),
@@ -92,14 +99,9 @@ impl Prover {
         };
         let mut wld = Wld::Draw;
         for threshold in order {
-            let before = self.stats().nodes();
-            let proven = self.prove(board, threshold, stop)?;
-            steps.push(Step {
-                threshold,
-                proven,
-                nodes: self.stats().nodes() - before,
-            });
-            match (threshold, proven) {
+            let step = self.ask(board, threshold, stop)?;
+            steps.push(step);
+            match (threshold, step.proven) {
                 (2, true) => wld = Wld::Win,
                 (0, false) => wld = Wld::Loss,
                 // At least a draw, not a win: a draw once both are asked.
