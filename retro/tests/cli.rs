@@ -551,9 +551,9 @@ fn check_reports_method_certificate_and_unknown() {
         .contains("never have flipped"));
     assert!(rows[2]["reachable"].is_null());
     assert_eq!(rows[2]["certificate"], "time limit");
-    // A row left UNKNOWN says how much processor time its race had: some, though not
-    // the whole half second of wall time on a loaded machine (0.22 s of it beside a
-    // two-thread background run). The rows' times are parts of the run's.
+    // A row left UNKNOWN says how much processor time its race had: some, though on a
+    // loaded machine less than its half second of wall time. The rows' times are parts
+    // of the run's.
     let cpu = |row: &serde_json::Value| row["cpu_seconds"].as_f64().unwrap();
     assert!(cpu(&rows[2]) > 0.0, "{}", rows[2]);
     let rows_cpu: f64 = rows.iter().map(cpu).sum();
