@@ -8,6 +8,10 @@
 //!   inflate by counting shared subtrees several times;
 //! - the 1+epsilon trick: the best child may run until its number exceeds the second best
 //!   by a factor, not by one, which stops the search oscillating between close siblings;
+//! - searched children kept: where the question's side expects a proof, a move already
+//!   searched is left for a fresh sibling only if the sibling's first estimate, weighed
+//!   up, is still the smaller (estimates are optimistic next to numbers that search has
+//!   grown, and a move left half proved is work lost when another proves the node);
 //! - exact leaves: at `leaf_empties` or fewer empties the engine's null-window alpha-beta
 //!   decides the question (orders of magnitude cheaper per node than proof numbers), and
 //!   up to `easy_leaf_empties` where the evaluation lies far above the threshold (one
@@ -108,6 +112,10 @@ pub struct Options {
     pub aggregation: Aggregation,
     /// The best child may run until its number is (1 + epsilon) times the second best.
     pub epsilon: f64,
+    /// At the nodes of the question's side (the root's side to move) that expect a proof,
+    /// a child whose numbers are still first estimates counts its disproof number this
+    /// many times against a sibling already searched (1: no preference).
+    pub estimate_factor: f64,
     /// Memory of the proof-number table, in MiB.
     pub table_mb: usize,
     /// Memory of the leaf solver's table, in MiB.
@@ -136,6 +144,9 @@ impl Default for Options {
             initial: Initial::Evaluation,
             aggregation: Aggregation::Weak,
             epsilon: 0.25,
+            // Proof questions gain, and weighing the refuter's side too costs the
+            // disproofs more than it saves (measured in results/dfpn.md, session 61).
+            estimate_factor: 1.5,
             table_mb: 192,
             leaf_table_mb: 64,
             guess_empties: engine::search::SELECTIVE_MIN,
@@ -196,6 +207,8 @@ struct Child {
     upper: i32,
     /// Threads searching below it now.
     busy: u8,
+    /// Its numbers are still the first estimate: nothing below it searched yet.
+    estimated: bool,
 }
 
 /// The proof and disproof numbers of a node for threshold `t`, if its bounds decide it.
@@ -345,6 +358,7 @@ impl Prover {
         let progress = self.progress.as_mut();
         let (finished, published) = (&finished, &published);
         let run = &|worker: &mut Worker| {
+            worker.root_threshold = t;
             let root = worker.mid(board, t, LARGEST, LARGEST);
             if !finished.swap(true, Relaxed) {
                 *first.lock().expect("not poisoned") = Some(root);
@@ -443,6 +457,8 @@ struct Worker<'a> {
     parallel: bool,
     /// The report, with the counters before this search (one thread reports).
     progress: Option<(&'a mut ProgressReport, Stats)>,
+    /// The root's threshold: nodes asked it are the question's side to move.
+    root_threshold: i32,
 }
 
 impl<'a> Worker<'a> {
@@ -462,6 +478,7 @@ impl<'a> Worker<'a> {
             stop,
             parallel: threads > 1,
             progress: None,
+            root_threshold: 0,
         }
     }
 
@@ -542,7 +559,7 @@ impl<'a> Worker<'a> {
                     if numbers.0 >= pn_limit || numbers.1 >= dn_limit || self.halted() {
                         break;
                     }
-                    let (best, second) = best_two(&kids, pn_limit, leave_busy);
+                    let (best, second) = self.choose(&kids, t, pn_limit, leave_busy, expects_proof);
                     let c = kids[best];
                     let child_pn_limit = if dn_limit == LARGEST {
                         LARGEST
@@ -585,7 +602,37 @@ impl<'a> Worker<'a> {
             lower,
             upper,
             busy: 0,
+            estimated: false,
         }
+    }
+
+    /// The child to search next and the disproof number it must stay within ([`best_two`]),
+    /// the children's first estimates weighed up by [`Options::estimate_factor`] against
+    /// searched siblings where the question's side (`t` is the root's threshold) expects
+    /// a proof (only asked then), as long as the child so chosen is still within
+    /// `pn_limit`.
+    fn choose(
+        &self,
+        kids: &[Child],
+        t: i32,
+        pn_limit: u32,
+        leave_busy: bool,
+        expects_proof: impl FnOnce() -> bool,
+    ) -> (usize, u32) {
+        let factor = self.shared.options.estimate_factor;
+        let searched_open = |k: &Child| !k.estimated && k.pn != 0 && k.dn != 0;
+        if factor > 1.0
+            && t == self.root_threshold
+            && kids.iter().any(searched_open)
+            && expects_proof()
+        {
+            let weighed = weigh_estimates(kids, factor);
+            let (best, second) = best_two(&weighed, pn_limit, leave_busy);
+            if kids[best].dn < pn_limit {
+                return (best, second);
+            }
+        }
+        best_two(kids, pn_limit, leave_busy)
     }
 
     /// What is known of a child for threshold `t` before searching it; `searched`: its
@@ -603,6 +650,7 @@ impl<'a> Worker<'a> {
                 (lower, upper, None, 0)
             }
         };
+        let estimated = decided(lower, upper, t).is_none() && stored.is_none();
         let (pn, dn) = decided(lower, upper, t)
             .or(stored)
             .unwrap_or_else(|| self.initial_numbers(&board, t, searched));
@@ -614,6 +662,7 @@ impl<'a> Worker<'a> {
             lower,
             upper,
             busy,
+            estimated,
         }
     }
 
@@ -630,6 +679,7 @@ impl<'a> Worker<'a> {
             (kid.pn, kid.dn) = (pn, dn);
         } else if e.threshold as i32 == t {
             (kid.pn, kid.dn) = (e.pn, e.dn);
+            kid.estimated = false;
         }
     }
 
@@ -763,6 +813,20 @@ fn evaluation_numbers(value: i32, t: i32, mobility: u32) -> (u32, u32) {
     let margin = (value - t).clamp(-MARGIN_RANGE, MARGIN_RANGE);
     let weight = |m: i32| 1 + (MARGIN_RANGE - m) as u32 / 2;
     (weight(margin), mobility.max(1) * weight(-margin))
+}
+
+/// `kids` with each first estimate's disproof number multiplied by `factor` (saturating
+/// below [`INFINITE`]), to rank them against the searched ones.
+fn weigh_estimates(kids: &[Child], factor: f64) -> ArrayVec<Child, 64> {
+    kids.iter()
+        .map(|k| match k.estimated {
+            true => Child {
+                dn: (k.dn as f64 * factor).min(LARGEST as f64) as u32,
+                ..*k
+            },
+            false => *k,
+        })
+        .collect()
 }
 
 /// The child to search next and the disproof number it must stay within: the child with
@@ -934,6 +998,7 @@ mod tests {
             lower: -64,
             upper: 64,
             busy: 0,
+            estimated: false,
         };
         let weak = Aggregation::Weak;
         assert_eq!(aggregate(weak, &[kid(0, INFINITE), kid(0, INFINITE)]).1, 0);
@@ -957,6 +1022,7 @@ mod tests {
             lower: -64,
             upper: 64,
             busy,
+            estimated: false,
         };
         let kids = [kid(2, 0), kid(1, 1), kid(4, 0)];
         // The best is busy: the best of the others, within the others' second best.
@@ -967,5 +1033,31 @@ mod tests {
         assert_eq!(best_two(&[kid(2, 1), kid(1, 2)], 10, true), (1, 2));
         // At an expected proof the threads stay together on the best.
         assert_eq!(best_two(&kids, 10, false), (1, 2));
+    }
+
+    #[test]
+    fn a_searched_child_is_kept_against_estimates_within_the_factor() {
+        let kid = |dn, estimated| Child {
+            mv: Move::Pass,
+            board: Board::START,
+            pn: 1,
+            dn,
+            lower: -64,
+            upper: 64,
+            busy: 0,
+            estimated,
+        };
+        let kids = [kid(8, true), kid(10, false), kid(12, true)];
+        let weighed = weigh_estimates(&kids, 1.5);
+        // The estimate 8 weighs 12: the searched 10 goes on, within 12.
+        assert_eq!(best_two(&weighed, LARGEST, false), (1, 12));
+        assert_eq!(weighed[1].dn, 10, "searched numbers stay");
+        // An estimate under two thirds of the searched number still wins.
+        let kids = [kid(6, true), kid(10, false)];
+        assert_eq!(
+            best_two(&weigh_estimates(&kids, 1.5), LARGEST, false),
+            (0, 10)
+        );
+        assert_eq!(weigh_estimates(&[kid(LARGEST, true)], 1.5)[0].dn, LARGEST);
     }
 }

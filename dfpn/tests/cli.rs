@@ -199,6 +199,7 @@ fn bad_input_is_one_line_and_exit_2() {
         vec!["score", bad_file.to_str().unwrap()],
         vec!["score", "/no/such/file.obf"],
         vec!["score", "--board", FFO1, "--epsilon", "-1"],
+        vec!["score", "--board", FFO1, "--estimate-factor", "0.5"],
         vec![
             "prove",
             bad_file.to_str().unwrap(),

@@ -117,6 +117,7 @@ fn random_endgames_against_alpha_beta() {
                 Aggregation::Sum
             },
             epsilon: [0.0, 0.25, 1.0][rng.random_range(0..3)],
+            estimate_factor: [1.0, 1.5, 4.0][rng.random_range(0..3)],
             table_mb: if seed % 10 == 0 { 1 } else { 4 },
             leaf_table_mb: 1,
             guess_empties: [0, 10, 61][rng.random_range(0..3)],

@@ -80,6 +80,10 @@ pub struct ProverArgs {
     /// The 1+epsilon trick's epsilon (0: plain df-pn thresholds).
     #[arg(long, default_value_t = Options::default().epsilon, allow_negative_numbers = true)]
     epsilon: f64,
+    /// Where the question's side expects a proof, a move not yet searched counts its first
+    /// estimate this many times against one already searched (1: no preference).
+    #[arg(long, default_value_t = Options::default().estimate_factor, allow_negative_numbers = true)]
+    estimate_factor: f64,
     #[command(flatten)]
     eval: cli::EvalArgs,
     /// JSON Lines (one object per line, as `jq` reads them): one per position, then a
@@ -101,6 +105,12 @@ impl ProverArgs {
                 self.epsilon
             )));
         }
+        if !(1.0..=16.0).contains(&self.estimate_factor) {
+            return Err(cli::Failure::Input(format!(
+                "--estimate-factor must lie in 1..=16, found {}",
+                self.estimate_factor
+            )));
+        }
         let mb = self.resources.hash.mb();
         Ok(Options {
             leaf_empties: self.leaf_empties,
@@ -109,6 +119,7 @@ impl ProverArgs {
             initial: self.initial,
             aggregation: self.aggregation,
             epsilon: self.epsilon,
+            estimate_factor: self.estimate_factor,
             table_mb: share_mb(mb, 3, 4),
             leaf_table_mb: share_mb(mb, 1, 4),
             guess_empties: self.guess_empties,
