@@ -988,18 +988,24 @@ mod tests {
         );
     }
 
-    #[test]
-    fn weak_aggregation_of_solved_children_solves() {
-        let kid = |pn, dn| Child {
+    /// A child of unknown score with these numbers, `busy` threads below it, its numbers
+    /// first estimates or not.
+    fn unsolved(pn: u32, dn: u32, busy: u8, estimated: bool) -> Child {
+        Child {
             mv: Move::Pass,
             board: Board::START,
             pn,
             dn,
             lower: -64,
             upper: 64,
-            busy: 0,
-            estimated: false,
-        };
+            busy,
+            estimated,
+        }
+    }
+
+    #[test]
+    fn weak_aggregation_of_solved_children_solves() {
+        let kid = |pn, dn| unsolved(pn, dn, 0, false);
         let weak = Aggregation::Weak;
         assert_eq!(aggregate(weak, &[kid(0, INFINITE), kid(0, INFINITE)]).1, 0);
         assert_eq!(
@@ -1014,16 +1020,7 @@ mod tests {
 
     #[test]
     fn a_child_another_thread_searches_is_left_while_a_sibling_can_progress() {
-        let kid = |dn, busy| Child {
-            mv: Move::Pass,
-            board: Board::START,
-            pn: 1,
-            dn,
-            lower: -64,
-            upper: 64,
-            busy,
-            estimated: false,
-        };
+        let kid = |dn, busy| unsolved(1, dn, busy, false);
         let kids = [kid(2, 0), kid(1, 1), kid(4, 0)];
         // The best is busy: the best of the others, within the others' second best.
         assert_eq!(best_two(&kids, 10, true), (0, 4));
@@ -1037,16 +1034,7 @@ mod tests {
 
     #[test]
     fn a_searched_child_is_kept_against_estimates_within_the_factor() {
-        let kid = |dn, estimated| Child {
-            mv: Move::Pass,
-            board: Board::START,
-            pn: 1,
-            dn,
-            lower: -64,
-            upper: 64,
-            busy: 0,
-            estimated,
-        };
+        let kid = |dn, estimated| unsolved(1, dn, 0, estimated);
         let kids = [kid(8, true), kid(10, false), kid(12, true)];
         let weighed = weigh_estimates(&kids, 1.5);
         // The estimate 8 weighs 12: the searched 10 goes on, within 12.
