@@ -650,10 +650,9 @@ impl<'a> Worker<'a> {
                 (lower, upper, None, 0)
             }
         };
-        let estimated = decided(lower, upper, t).is_none() && stored.is_none();
-        let (pn, dn) = decided(lower, upper, t)
-            .or(stored)
-            .unwrap_or_else(|| self.initial_numbers(&board, t, searched));
+        let known = decided(lower, upper, t).or(stored);
+        let estimated = known.is_none();
+        let (pn, dn) = known.unwrap_or_else(|| self.initial_numbers(&board, t, searched));
         Child {
             mv,
             board,
