@@ -99,18 +99,8 @@ impl ProverArgs {
     }
 
     pub fn options(&self) -> Result<Options, cli::Failure> {
-        if !(0.0..=16.0).contains(&self.epsilon) {
-            return Err(cli::Failure::Input(format!(
-                "--epsilon must lie in 0..=16, found {}",
-                self.epsilon
-            )));
-        }
-        if !(1.0..=16.0).contains(&self.estimate_factor) {
-            return Err(cli::Failure::Input(format!(
-                "--estimate-factor must lie in 1..=16, found {}",
-                self.estimate_factor
-            )));
-        }
+        within("--epsilon", self.epsilon, 0.0..=16.0)?;
+        within("--estimate-factor", self.estimate_factor, 1.0..=16.0)?;
         let mb = self.resources.hash.mb();
         Ok(Options {
             leaf_empties: self.leaf_empties,
@@ -125,6 +115,23 @@ impl ProverArgs {
             guess_empties: self.guess_empties,
             threads: cli::thread_count(self.resources.threads),
         })
+    }
+}
+
+/// The one-line input error if `value` of the option `flag` lies outside `range` (clap
+/// checks whole numbers' ranges, not those of decimals).
+fn within(
+    flag: &str,
+    value: f64,
+    range: std::ops::RangeInclusive<f64>,
+) -> Result<(), cli::Failure> {
+    match range.contains(&value) {
+        true => Ok(()),
+        false => Err(cli::Failure::Input(format!(
+            "{flag} must lie in {}..={}, found {value}",
+            range.start(),
+            range.end()
+        ))),
     }
 }
 
