@@ -626,13 +626,12 @@ impl<'a> Worker<'a> {
             && kids.iter().any(searched_open)
             && expects_proof()
         {
-            let weighed = weigh_estimates(kids, factor);
-            let (best, second) = best_two(&weighed, pn_limit, leave_busy);
+            let (best, second) = best_two(kids, weighed_number(factor), pn_limit, leave_busy);
             if kids[best].dn < pn_limit {
                 return (best, second);
             }
         }
-        best_two(kids, pn_limit, leave_busy)
+        best_two(kids, |k| k.dn, pn_limit, leave_busy)
     }
 
     /// What is known of a child for threshold `t` before searching it; `searched`: its
@@ -814,48 +813,49 @@ fn evaluation_numbers(value: i32, t: i32, mobility: u32) -> (u32, u32) {
     (weight(margin), mobility.max(1) * weight(-margin))
 }
 
-/// `kids` with each first estimate's disproof number multiplied by `factor` (saturating
-/// below [`INFINITE`]), to rank them against the searched ones.
-fn weigh_estimates(kids: &[Child], factor: f64) -> ArrayVec<Child, 64> {
-    kids.iter()
-        .map(|k| match k.estimated {
-            true => Child {
-                dn: (k.dn as f64 * factor).min(LARGEST as f64) as u32,
-                ..*k
-            },
-            false => *k,
-        })
-        .collect()
+/// A child's disproof number, a first estimate's multiplied by `factor` (saturating below
+/// [`INFINITE`]): the key that ranks the estimates against the searched children.
+fn weighed_number(factor: f64) -> impl Fn(&Child) -> u32 {
+    move |k| match k.estimated {
+        true => (k.dn as f64 * factor).min(LARGEST as f64) as u32,
+        false => k.dn,
+    }
 }
 
-/// The child to search next and the disproof number it must stay within: the child with
-/// the smallest disproof number (the first on ties) and the second smallest. With
-/// `leave_busy`, a child that other threads search is passed over for the best of the
-/// others while that one's number is below `pn_limit` (so searching it can make progress
-/// here); the second smallest is then taken among the others too.
-fn best_two(kids: &[Child], pn_limit: u32, leave_busy: bool) -> (usize, u32) {
+/// The child to search next and the number it must stay within: the child with the
+/// smallest `number` (the first on ties) and the second smallest. With `leave_busy`, a
+/// child that other threads search is passed over for the best of the others while that
+/// one's number is below `pn_limit` (so searching it can make progress here); the second
+/// smallest is then taken among the others too.
+fn best_two(
+    kids: &[Child],
+    number: impl Fn(&Child) -> u32,
+    pn_limit: u32,
+    leave_busy: bool,
+) -> (usize, u32) {
     let best_of = |free_only: bool| {
-        let mut best: Option<usize> = None;
+        let mut best: Option<(usize, u32)> = None;
         let mut second = INFINITE;
         for (i, c) in kids.iter().enumerate() {
             if free_only && c.busy > 0 {
                 continue;
             }
+            let n = number(c);
             match best {
-                None => best = Some(i),
-                Some(b) if c.dn < kids[b].dn => {
-                    second = kids[b].dn;
-                    best = Some(i);
+                None => best = Some((i, n)),
+                Some((_, b)) if n < b => {
+                    second = b;
+                    best = Some((i, n));
                 }
-                Some(_) => second = second.min(c.dn),
+                Some(_) => second = second.min(n),
             }
         }
-        best.map(|b| (b, second))
+        best.map(|(b, n)| (b, n, second))
     };
-    let (best, second) = best_of(false).expect("children");
+    let (best, _, second) = best_of(false).expect("children");
     if leave_busy && kids[best].busy > 0 {
-        if let Some((free, free_second)) = best_of(true) {
-            if kids[free].dn < pn_limit {
+        if let Some((free, n, free_second)) = best_of(true) {
+            if n < pn_limit {
                 return (free, free_second);
             }
         }
@@ -1002,6 +1002,11 @@ mod tests {
         }
     }
 
+    /// The plain ranking of [`best_two`].
+    fn dn(kid: &Child) -> u32 {
+        kid.dn
+    }
+
     #[test]
     fn weak_aggregation_of_solved_children_solves() {
         let kid = |pn, dn| unsolved(pn, dn, 0, false);
@@ -1012,7 +1017,7 @@ mod tests {
             (1, 6)
         );
         assert_eq!(
-            best_two(&[kid(3, 2), kid(5, 1), kid(1, 4)], LARGEST, true),
+            best_two(&[kid(3, 2), kid(5, 1), kid(1, 4)], dn, LARGEST, true),
             (1, 2)
         );
     }
@@ -1022,29 +1027,26 @@ mod tests {
         let kid = |dn, busy| unsolved(1, dn, busy, false);
         let kids = [kid(2, 0), kid(1, 1), kid(4, 0)];
         // The best is busy: the best of the others, within the others' second best.
-        assert_eq!(best_two(&kids, 10, true), (0, 4));
+        assert_eq!(best_two(&kids, dn, 10, true), (0, 4));
         // Unless the others cannot progress within the limit.
-        assert_eq!(best_two(&kids, 2, true), (1, 2));
+        assert_eq!(best_two(&kids, dn, 2, true), (1, 2));
         // All busy: the best.
-        assert_eq!(best_two(&[kid(2, 1), kid(1, 2)], 10, true), (1, 2));
+        assert_eq!(best_two(&[kid(2, 1), kid(1, 2)], dn, 10, true), (1, 2));
         // At an expected proof the threads stay together on the best.
-        assert_eq!(best_two(&kids, 10, false), (1, 2));
+        assert_eq!(best_two(&kids, dn, 10, false), (1, 2));
     }
 
     #[test]
     fn a_searched_child_is_kept_against_estimates_within_the_factor() {
         let kid = |dn, estimated| unsolved(1, dn, 0, estimated);
         let kids = [kid(8, true), kid(10, false), kid(12, true)];
-        let weighed = weigh_estimates(&kids, 1.5);
+        let weighed = weighed_number(1.5);
         // The estimate 8 weighs 12: the searched 10 goes on, within 12.
-        assert_eq!(best_two(&weighed, LARGEST, false), (1, 12));
-        assert_eq!(weighed[1].dn, 10, "searched numbers stay");
+        assert_eq!(best_two(&kids, &weighed, LARGEST, false), (1, 12));
+        assert_eq!(weighed(&kids[1]), 10, "searched numbers stay");
         // An estimate under two thirds of the searched number still wins.
         let kids = [kid(6, true), kid(10, false)];
-        assert_eq!(
-            best_two(&weigh_estimates(&kids, 1.5), LARGEST, false),
-            (0, 10)
-        );
-        assert_eq!(weigh_estimates(&[kid(LARGEST, true)], 1.5)[0].dn, LARGEST);
+        assert_eq!(best_two(&kids, &weighed, LARGEST, false), (0, 10));
+        assert_eq!(weighed(&kid(LARGEST, true)), LARGEST);
     }
 }
