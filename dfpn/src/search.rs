@@ -26,11 +26,12 @@
 //!   pushed past the threshold where the alpha-beta table (the selective guess's searches)
 //!   has a bound on the node (mobility alone, or 1/1, to compare);
 //! - a table of bounded memory with garbage collection (the crate's `table` module);
-//! - threads over that one table, each counted into the nodes it searches below: they
-//!   part where a node is expected to be disproved (every child is needed) and stay
-//!   together on the best child where it is expected to be proved (one should suffice)
-//!   and that child is not a leaf; each searches its leaves alone, without splitting
-//!   them among the rayon pool's threads.
+//! - threads: one searching the tree, its leaves split over the rayon pool's threads as
+//!   the engine's searches are; or several over that one table, each counted into the
+//!   nodes it searches below: they part where a node is expected to be disproved (every
+//!   child is needed) and stay together on the best child where it is expected to be
+//!   proved (one should suffice) and that child is not a leaf; each then searches its
+//!   leaves alone, without splitting them among the pool's threads.
 
 use std::cell::OnceCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -124,22 +125,24 @@ pub struct Options {
     /// with the engine's selective alpha-beta search and ask the thresholds around it
     /// first (the guess orders the questions, it never answers one); 61: never.
     pub guess_empties: u32,
-    /// Threads searching the proof-number tree together over the shared table.
-    pub threads: usize,
+    /// Threads searching the proof-number tree together over the shared table. With one,
+    /// the leaves' alpha-beta searches split over the rayon pool's threads (every core,
+    /// as the engine's do); with more, each searches its leaves alone (the pool's threads
+    /// would have no core of their own), which suits small leaves: they do not split.
+    pub tree_threads: usize,
 }
 
 impl Default for Options {
     fn default() -> Options {
         Options {
-            // 16 rather than 14: on the hard questions (a draw's disproof) smaller leaves
-            // leave millions of proof-number nodes, each far dearer than an alpha-beta
-            // node (measured in results/dfpn.md, session 30).
-            leaf_empties: 16,
-            // A proof-number tree above a question the side to move is far ahead on costs
-            // more than the alpha-beta search that settles it (its first move cuts); below
-            // the threshold the early leaves hid short refutations instead, so only above
-            // (measured in results/dfpn.md, session 33).
-            easy_leaf_empties: 20,
+            // The proof-number tree pays near the root, where its numbers pick among moves
+            // whose searches are large; nearer the end it leaves moves half searched that
+            // the alpha-beta search, ordered by the selective guess's table, never starts.
+            // Such leaves split over every core, so one thread searches the tree
+            // (measured in results/dfpn.md, session 62; 16 with early leaves to 20 before).
+            leaf_empties: 24,
+            // None beyond the leaves: early leaves paid above small leaves (session 33).
+            easy_leaf_empties: 0,
             easy_margin: 16,
             initial: Initial::Evaluation,
             aggregation: Aggregation::Weak,
@@ -150,7 +153,7 @@ impl Default for Options {
             table_mb: 192,
             leaf_table_mb: 64,
             guess_empties: engine::search::SELECTIVE_MIN,
-            threads: 1,
+            tree_threads: 1,
         }
     }
 }
@@ -349,7 +352,7 @@ impl Prover {
     /// (the root decided, its numbers saturated, or `stop`), then stops the others; what
     /// that first one returned.
     fn search_root(&mut self, board: &Board, t: i32, stop: &AtomicBool) -> Child {
-        let threads = self.shared.options.threads.max(1);
+        let threads = self.shared.options.tree_threads.max(1);
         let finished = AtomicBool::new(false);
         let published = Published::default();
         let first: std::sync::Mutex<Option<Child>> = std::sync::Mutex::new(None);

@@ -43,12 +43,15 @@ fn assert_steps_answered(steps: &[Step], exact: i32, context: &str) {
     }
 }
 
-/// The FFO positions of `lines` of the file, df-pn on two threads over one table.
+/// The FFO positions of `lines` of the file, df-pn on two threads over one table, its
+/// leaves small (at the default size these positions' roots would be leaves).
 fn check_ffo_file(name: &str, lines: std::ops::Range<usize>) {
     let mut prover = Prover::new(Options {
+        leaf_empties: 16,
+        easy_leaf_empties: 20,
         table_mb: 64,
         leaf_table_mb: 32,
-        threads: 2,
+        tree_threads: 2,
         ..Options::default()
     });
     for (line, obf) in input::read_possible_positions(&problem_file(name), None).unwrap() {
@@ -121,7 +124,7 @@ fn random_endgames_against_alpha_beta() {
             table_mb: if seed % 10 == 0 { 1 } else { 4 },
             leaf_table_mb: 1,
             guess_empties: [0, 10, 61][rng.random_range(0..3)],
-            threads: 1 + (seed % 2) as usize,
+            tree_threads: 1 + (seed % 2) as usize,
         };
         let mut prover = Prover::new(options);
         for _ in 0..3 {
@@ -185,7 +188,7 @@ fn wld_questions_against_alpha_beta() {
             table_mb: 4,
             leaf_table_mb: 1,
             guess_empties: 0,
-            threads: 1,
+            tree_threads: 1,
             ..Options::default()
         });
         let (wld, _, steps) = prover.wld(&board, &NEVER).unwrap();

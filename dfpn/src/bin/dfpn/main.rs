@@ -47,15 +47,20 @@ enum Command {
 /// The prover's settings, shared by the commands that prove.
 ///
 /// `--hash-mb`: three quarters for the proof-number table, a quarter for the alpha-beta
-/// leaves' table (`engine::memory::share_mb`). `--threads`: df-pn's, which search the tree
-/// together over the shared table (they part below a node expected to be disproved, where
-/// every child is needed, and stay together where one child should suffice; each runs
-/// its leaves' alpha-beta searches alone), and the alpha-beta searches' (the guess of
-/// `score` and `wld`); one thread gives the same node counts run after run.
+/// leaves' table (`engine::memory::share_mb`). `--threads`: the alpha-beta searches' (the
+/// leaves, which split over them, and the guess of `score` and `wld`); `--tree-threads`:
+/// df-pn's, which search the tree together over the shared table (one by default; more
+/// suit small leaves, which do not split: each thread then searches its leaves alone).
+/// `--threads 1` gives the same node counts run after run.
 #[derive(clap::Args)]
 pub struct ProverArgs {
     #[command(flatten)]
     pub resources: cli::SearchArgs,
+    /// Threads searching the proof-number tree together over one table (1: the leaves'
+    /// searches split over --threads instead; more suit small leaves, which do not split,
+    /// for example --leaf-empties 16 --easy-leaf-empties 20 --tree-threads 2 on 2 cores).
+    #[arg(long, default_value_t = Options::default().tree_threads as u32, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    tree_threads: u32,
     /// Decide positions with at most this many empties by null-window alpha-beta.
     #[arg(long, default_value_t = Options::default().leaf_empties, value_parser = clap::value_parser!(u32).range(0..=60))]
     leaf_empties: u32,
@@ -113,7 +118,7 @@ impl ProverArgs {
             table_mb: share_mb(mb, 3, 4),
             leaf_table_mb: share_mb(mb, 1, 4),
             guess_empties: self.guess_empties,
-            threads: cli::thread_count(self.resources.threads),
+            tree_threads: self.tree_threads as usize,
         })
     }
 }
