@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::atomic::AtomicBool;
 
 use engine::obf::Obf;
-use engine::search::Solver;
+use engine::search::{Solver, Stop};
 use engine::{Board, Move, Position};
 use petgraph::dot::{Config, Dot};
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -312,10 +312,10 @@ pub enum CheckError {
 }
 
 /// Leaves with more empties than this are refused by default: `dfpn prove` makes leaves of
-/// at most `--leaf-empties` (16 by default) or `--easy-leaf-empties` (20) empties, and an
-/// alpha-beta check of a leaf far from the end (a hostile or broken file: the start
-/// position as a leaf) would not end.
-pub const CHECK_LEAF_EMPTIES: u32 = 24;
+/// at most `--leaf-empties` empties ([`crate::search::LEAF_EMPTIES`] by default) or
+/// `--easy-leaf-empties` (none by default), and an alpha-beta check of a leaf far from the
+/// end (a hostile or broken file: the start position as a leaf) would not end.
+pub const CHECK_LEAF_EMPTIES: u32 = crate::search::LEAF_EMPTIES;
 
 /// Checks `file` from scratch with the core rules and the alpha-beta solver: every move is
 /// legal and leads to the position written, thresholds alternate as `2 - t`, a true claim
@@ -406,10 +406,8 @@ fn check_node(
         let (score_holds, searched) = if board.is_game_over() {
             (board.final_score() >= t, 0)
         } else {
-            let (bound, searched) = solver
-                .null_window(&board, t - 1, never, true)
-                .expect("never stopped");
-            (bound >= t, searched)
+            let (bound, searched) = solver.null_window(&board, t - 1, Stop::new(never), true);
+            (bound.expect("never stopped") >= t, searched)
         };
         if score_holds != node.holds {
             return Err(bad(

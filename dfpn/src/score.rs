@@ -118,14 +118,17 @@ impl Prover {
 
     /// A move after which the opponent scores at most `-score`, given that `board` scores
     /// at least `score`: first one the table already shows, else the first that a
-    /// threshold question confirms.
+    /// threshold question confirms, the alpha-beta table's best move first (where the
+    /// root was a leaf, the table holds no child, and the leaf's search left that move:
+    /// confirming it costs little, trying the others in turn may cost more than the
+    /// question did).
     pub fn keeping_move(
         &mut self,
         board: &Board,
         score: i32,
         stop: &AtomicBool,
     ) -> Option<Option<Move>> {
-        let kids = board.children();
+        let mut kids = board.children();
         if kids.is_empty() {
             return Some(None);
         }
@@ -134,6 +137,9 @@ impl Prover {
             .find(|(_, child)| self.bounds(child).1 <= -score)
         {
             return Some(Some(*mv));
+        }
+        if let Some(best) = self.table_move(board) {
+            kids.sort_by_key(|(mv, _)| *mv != best);
         }
         for (mv, child) in &kids {
             if !self.prove(child, 2 - score, stop)? {

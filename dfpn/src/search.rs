@@ -27,24 +27,28 @@
 //!   has a bound on the node (mobility alone, or 1/1, to compare);
 //! - a table of bounded memory with garbage collection (the crate's `table` module);
 //! - threads: one searching the tree, its leaves split over the rayon pool's threads as
-//!   the engine's searches are; or several over that one table, each counted into the
+//!   the engine's searches are, and searched together, one per thread, once a node's
+//!   first child has failed (young brothers wait, as the engine splits its nodes); or
+//!   several over that one table, each counted into the
 //!   nodes it searches below: they part where a node is expected to be disproved (every
 //!   child is needed) and stay together on the best child where it is expected to be
 //!   proved (one should suffice) and that child is not a leaf; each then searches its
 //!   leaves alone, without splitting them among the pool's threads.
 
 use std::cell::OnceCell;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+
+use rayon::prelude::*;
 
 use arrayvec::ArrayVec;
 use std::sync::Arc;
 
 use engine::eval::{Evaluation, PatternEval};
 use engine::search::Bounds;
-use engine::search::Solver;
 use engine::search::{shallow_value, sort_depth};
+use engine::search::{Solver, Stop};
 use engine::stability::stable_discs;
-use engine::{Board, Move};
+use engine::{Board, Move, Square};
 
 use crate::table::{Table, TableStats};
 
@@ -70,6 +74,11 @@ const SHALLOW_FROM: u32 = 24;
 /// the expected disproofs search every child anyway and keep the static evaluation
 /// (measured in results/dfpn.md, sessions 56-57).
 const CAREFUL_FROM: u32 = 18;
+
+/// Empties of the largest leaves by default ([`Options::leaf_empties`]): on positions of
+/// 28-30 empties the proof-number tree pays only at its top levels (measured in
+/// results/dfpn.md, sessions 62-63).
+pub const LEAF_EMPTIES: u32 = 28;
 
 /// The proof or disproof number of a solved node.
 pub const INFINITE: u32 = u32::MAX;
@@ -127,7 +136,8 @@ pub struct Options {
     pub guess_empties: u32,
     /// Threads searching the proof-number tree together over the shared table. With one,
     /// the leaves' alpha-beta searches split over the rayon pool's threads (every core,
-    /// as the engine's do); with more, each searches its leaves alone (the pool's threads
+    /// as the engine's do), and a node whose first child failed searches its leaves
+    /// together; with more, each searches its leaves alone (the pool's threads
     /// would have no core of their own), which suits small leaves: they do not split.
     pub tree_threads: usize,
 }
@@ -138,9 +148,8 @@ impl Default for Options {
             // The proof-number tree pays near the root, where its numbers pick among moves
             // whose searches are large; nearer the end it leaves moves half searched that
             // the alpha-beta search, ordered by the selective guess's table, never starts.
-            // Such leaves split over every core, so one thread searches the tree
-            // (measured in results/dfpn.md, session 62; 16 with early leaves to 20 before).
-            leaf_empties: 24,
+            // Such leaves split over every core, so one thread searches the tree.
+            leaf_empties: LEAF_EMPTIES,
             // None beyond the leaves: early leaves paid above small leaves (session 33).
             easy_leaf_empties: 0,
             easy_margin: 16,
@@ -308,6 +317,13 @@ impl Prover {
         self.shared.bounds(board)
     }
 
+    /// The best move the alpha-beta table holds for `board` (from its leaf searches and
+    /// the guesses), if any.
+    pub(crate) fn table_move(&self, board: &Board) -> Option<Move> {
+        let best = self.shared.solver.probe(board)?.best;
+        Square::new(best.into()).map(Move::Play)
+    }
+
     /// The selective search's guess at the score of `board` in the window (`alpha`,
     /// `beta`) (`None` below [`Options::guess_empties`]), or `None` if `stop` was raised.
     pub fn guess(
@@ -341,9 +357,12 @@ impl Prover {
             // numbers saturate: then alpha-beta settles the question.
             let root = self.search_root(board, t, stop);
             if decided(root.lower, root.upper, t).is_none() && !stop.load(Relaxed) {
-                let (bound, nodes) = self.shared.solver.null_window(board, t - 1, stop, true)?;
+                let (bound, nodes) =
+                    self.shared
+                        .solver
+                        .null_window(board, t - 1, Stop::new(stop), true);
                 self.stats.leaf_nodes += nodes;
-                return Some(bound >= t);
+                return Some(bound? >= t);
             }
         }
     }
@@ -462,6 +481,9 @@ struct Worker<'a> {
     progress: Option<(&'a mut ProgressReport, Stats)>,
     /// The root's threshold: nodes asked it are the question's side to move.
     root_threshold: i32,
+    /// One thread over the tree, several in the rayon pool: a node whose first children
+    /// failed searches its leaves together ([`Worker::search_leaves_together`]).
+    leaves_together: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -482,6 +504,7 @@ impl<'a> Worker<'a> {
             parallel: threads > 1,
             progress: None,
             root_threshold: 0,
+            leaves_together: threads == 1 && rayon::current_num_threads() > 1,
         }
     }
 
@@ -515,13 +538,15 @@ impl<'a> Worker<'a> {
             if self.shared.is_leaf(board, t) {
                 // Several threads are each one core's search already: their leaves do
                 // not split.
-                if let Some((bound, nodes)) =
-                    self.shared
-                        .solver
-                        .null_window(board, t - 1, self.stop, !self.parallel)
-                {
+                let (bound, nodes) = self.shared.solver.null_window(
+                    board,
+                    t - 1,
+                    Stop::new(self.stop),
+                    !self.parallel,
+                );
+                self.stats.leaf_nodes += nodes;
+                if let Some(bound) = bound {
                     self.stats.leaves += 1;
-                    self.stats.leaf_nodes += nodes;
                     if bound >= t {
                         lower = lower.max(bound);
                     } else {
@@ -564,6 +589,13 @@ impl<'a> Worker<'a> {
                     }
                     let (best, second) = self.choose(&kids, t, pn_limit, leave_busy, expects_proof);
                     let c = kids[best];
+                    if self.leaves_together
+                        && kids.iter().any(|k| k.pn == 0)
+                        && self.shared.is_leaf(&c.board, 2 - t)
+                        && self.search_leaves_together(&mut kids, 2 - t)
+                    {
+                        continue;
+                    }
                     let child_pn_limit = if dn_limit == LARGEST {
                         LARGEST
                     } else {
@@ -607,6 +639,75 @@ impl<'a> Worker<'a> {
             busy: 0,
             estimated: false,
         }
+    }
+
+    /// Young brothers wait, over the leaves: once a child of a node has failed (been
+    /// proved at its threshold `t`, so that it cannot prove the node), the node is likely
+    /// to need every child, and its children that are leaves are searched at once, each
+    /// rayon thread taking the next (by disproof number) until one is disproved (the node
+    /// is then proved, and the searches still running are abandoned). A leaf splits only
+    /// below its first move, so searching several at once keeps the cores busy where one
+    /// at a time leaves them waiting at each leaf's start and end. Returns false, having
+    /// searched nothing, where fewer than two leaves are open.
+    fn search_leaves_together(&mut self, kids: &mut [Child], t: i32) -> bool {
+        let mut open: ArrayVec<usize, 64> = (0..kids.len())
+            .filter(|&i| {
+                let kid = &kids[i];
+                decided(kid.lower, kid.upper, t).is_none() && self.shared.is_leaf(&kid.board, t)
+            })
+            .collect();
+        if open.len() < 2 {
+            return false;
+        }
+        open.sort_by_key(|&i| kids[i].dn);
+        let boards: ArrayVec<Board, 64> = open.iter().map(|&i| kids[i].board).collect();
+        let next = AtomicUsize::new(0);
+        let disproved = AtomicBool::new(false);
+        let stop = Stop::new(self.stop);
+        let solver = &self.shared.solver;
+        let searched: Vec<(usize, Option<i32>, u64)> = (0..rayon::current_num_threads())
+            .into_par_iter()
+            .flat_map_iter(|_| {
+                std::iter::from_fn(|| {
+                    let j = next.fetch_add(1, Relaxed);
+                    if j >= boards.len() || stop.raised() || disproved.load(Relaxed) {
+                        return None;
+                    }
+                    let (bound, nodes) = solver.null_window(
+                        &boards[j],
+                        t - 1,
+                        Stop::within(&disproved, &stop),
+                        true,
+                    );
+                    if bound.is_some_and(|b| b < t) {
+                        disproved.store(true, Relaxed);
+                    }
+                    Some((j, bound, nodes))
+                })
+            })
+            .collect();
+        for (j, bound, nodes) in searched {
+            self.stats.leaf_nodes += nodes;
+            let Some(bound) = bound else { continue };
+            self.stats.dfpn_nodes += 1;
+            self.stats.leaves += 1;
+            let kid = &mut kids[open[j]];
+            if bound >= t {
+                kid.lower = kid.lower.max(bound);
+            } else {
+                kid.upper = kid.upper.min(bound);
+            }
+            (kid.pn, kid.dn) = decided(kid.lower, kid.upper, t).expect("a leaf's bound decides");
+            kid.estimated = false;
+            self.shared.table.store(
+                &kid.board,
+                kid.lower,
+                kid.upper,
+                (kid.pn, kid.dn, t),
+                1 + nodes,
+            );
+        }
+        true
     }
 
     /// The child to search next and the disproof number it must stay within ([`best_two`]),

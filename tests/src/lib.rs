@@ -14,3 +14,13 @@ pub fn problem_file(name: &str) -> std::path::PathBuf {
         .join("../problems")
         .join(name)
 }
+
+/// Runs `f` on a pool of `threads` threads (the searches split work when they have
+/// several), whatever the machine's cores.
+pub fn on_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}

@@ -7,9 +7,9 @@ use std::sync::atomic::AtomicBool;
 
 use dfpn::{check, Aggregation, Initial, Options, Prover, Step, Wld};
 use engine::obf::Obf;
-use engine::search::Solver;
+use engine::search::{Solver, Stop};
 use engine::{input, Board, Position};
-use othello_tests::{problem_file, random_game_positions};
+use othello_tests::{on_threads, problem_file, random_game_positions};
 use rand::{rngs::SmallRng, RngExt, SeedableRng};
 
 static NEVER: AtomicBool = AtomicBool::new(false);
@@ -43,15 +43,20 @@ fn assert_steps_answered(steps: &[Step], exact: i32, context: &str) {
     }
 }
 
-/// The FFO positions of `lines` of the file, df-pn on two threads over one table, its
+/// The FFO positions of `lines` of the file, df-pn on two threads: `tree_threads` of them
+/// over one table (with one, the leaves are searched together over the pool's two), the
 /// leaves small (at the default size these positions' roots would be leaves).
-fn check_ffo_file(name: &str, lines: std::ops::Range<usize>) {
+fn check_ffo_file(name: &str, lines: std::ops::Range<usize>, tree_threads: usize) {
+    on_threads(2, || check_ffo_lines(name, lines, tree_threads));
+}
+
+fn check_ffo_lines(name: &str, lines: std::ops::Range<usize>, tree_threads: usize) {
     let mut prover = Prover::new(Options {
         leaf_empties: 16,
         easy_leaf_empties: 20,
         table_mb: 64,
         leaf_table_mb: 32,
-        tree_threads: 2,
+        tree_threads,
         ..Options::default()
     });
     for (line, obf) in input::read_possible_positions(&problem_file(name), None).unwrap() {
@@ -79,25 +84,30 @@ fn check_ffo_file(name: &str, lines: std::ops::Range<usize>) {
 
 #[test]
 fn ffo_1_to_19() {
-    check_ffo_file("fforum-1-19.obf", 1..20);
+    check_ffo_file("fforum-1-19.obf", 1..20, 2);
 }
 
 #[test]
 fn ffo_20_to_29() {
-    check_ffo_file("fforum-20-39.obf", 1..11);
+    check_ffo_file("fforum-20-39.obf", 1..11, 2);
 }
 
 #[test]
 fn ffo_30_to_39() {
-    check_ffo_file("fforum-20-39.obf", 11..21);
+    check_ffo_file("fforum-20-39.obf", 11..21, 1);
 }
 
 /// Random endgames with 8-14 empties and random search settings (small leaves, so the
 /// proof numbers do the work; sometimes a tiny table, so garbage collection runs; one or
-/// two threads, so collections also run beside a search), each threshold answer against
-/// the alpha-beta solver's exact score.
+/// two threads over the tree, so collections also run beside a search, and with one the
+/// leaves are searched together over the pool's two threads), each threshold answer
+/// against the alpha-beta solver's exact score.
 #[test]
 fn random_endgames_against_alpha_beta() {
+    on_threads(2, random_endgames);
+}
+
+fn random_endgames() {
     let solver = Solver::new(16);
     let mut rng = SmallRng::seed_from_u64(2026);
     let mut collections = 0;
@@ -290,8 +300,8 @@ fn a_node_with_33_moves() {
     let t = -40;
     let proven = prover.prove(&board, t, &NEVER).unwrap();
     let bound = Solver::new(16)
-        .null_window(&board, t - 1, &NEVER, true)
-        .unwrap()
-        .0;
+        .null_window(&board, t - 1, Stop::new(&NEVER), true)
+        .0
+        .unwrap();
     assert_eq!(proven, bound >= t);
 }

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use engine::cpu::Isa;
 use engine::eval::{Evaluation, HandEval};
 use engine::reference::minimax;
-use engine::search::Solver;
+use engine::search::{Solver, Stop};
 use engine::{input, Board, Game, Move};
-use othello_tests::problem_file;
+use othello_tests::{on_threads, problem_file};
 use rand::{rngs::SmallRng, RngExt, SeedableRng};
 
 /// The score at the end of `pv` played from `board`, for the side to move at `board`.
@@ -32,15 +32,6 @@ fn replay_pv(board: &Board, pv: &[Move]) -> i32 {
     } else {
         -b.final_score()
     }
-}
-
-/// Runs `f` on a pool of `threads` threads (the solver splits work when it has several).
-fn on_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(f)
 }
 
 fn check_ffo_file(name: &str) {
@@ -93,8 +84,14 @@ fn null_windows_agree_split_or_not() {
             {
                 let board = obf.position.board;
                 let best = obf.best_score().unwrap();
-                let (above, _) = solver.null_window(&board, best - 1, &stop, split).unwrap();
-                let (below, _) = solver.null_window(&board, best + 1, &stop, split).unwrap();
+                let above = solver
+                    .null_window(&board, best - 1, Stop::new(&stop), split)
+                    .0
+                    .unwrap();
+                let below = solver
+                    .null_window(&board, best + 1, Stop::new(&stop), split)
+                    .0
+                    .unwrap();
                 assert!(above >= best && below <= best, "line {line}, split {split}");
             }
         }

@@ -67,8 +67,8 @@ impl<'a> Stop<'a> {
         Stop { flag, parent: None }
     }
 
-    /// `flag`, or any flag that stops `self`.
-    fn within(flag: &'a AtomicBool, parent: &'a Stop<'a>) -> Stop<'a> {
+    /// `flag`, or any flag that stops `parent`.
+    pub fn within(flag: &'a AtomicBool, parent: &'a Stop<'a>) -> Stop<'a> {
         Stop {
             flag,
             parent: Some(parent),
@@ -109,14 +109,14 @@ impl<'a> Search<'a> {
         tt: &'a TranspositionTable,
         shallow_tt: &'a TranspositionTable,
         eval: &'a dyn Evaluation,
-        stop: &'a AtomicBool,
+        stop: Stop<'a>,
     ) -> Search<'a> {
         Search {
             tt,
             shallow_tt,
             eval,
             nodes: 0,
-            stop: Stop::new(stop),
+            stop,
             selectivity: probcut::EXACT,
             split: rayon::current_num_threads() > 1,
         }

@@ -4,8 +4,8 @@
 //!
 //! The public surface is what the tools use: the exact solver ([`Solver`], [`Wld`]), the
 //! midgame search ([`midgame`]), and the pieces dfpn builds its leaves and its move order
-//! from ([`Bounds`], [`shallow_value`], [`sort_depth`], [`SELECTIVE_MIN`]). The stages'
-//! tuning constants and helpers stay inside the crate.
+//! from ([`Bounds`], [`shallow_value`], [`sort_depth`], [`SELECTIVE_MIN`], [`Stop`]). The
+//! stages' tuning constants and helpers stay inside the crate.
 
 mod endgame;
 pub mod midgame;
@@ -15,6 +15,7 @@ mod root;
 pub(crate) mod tt;
 mod wld;
 
+pub use endgame::Stop;
 pub use ordering::{shallow_value, sort_depth, SHALLOW_SORT_MIN};
 pub use root::{Solution, Solver, SELECTIVE_MIN};
 pub use tt::{Bounds, NO_MOVE};

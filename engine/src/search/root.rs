@@ -8,7 +8,7 @@ use crate::board::Board;
 use crate::cpu::Isa;
 use crate::eval::{Evaluation, PatternEval};
 use crate::position::Move;
-use crate::search::endgame::{nws_with, pvs_with, Search};
+use crate::search::endgame::{nws_with, pvs_with, Search, Stop};
 use crate::search::ordering::MoveList;
 use crate::search::tt::{Bounds, TranspositionTable, NO_MOVE};
 use crate::square::Square;
@@ -101,7 +101,7 @@ impl Solver {
         self.tt.new_generation();
         self.shallow_tt.new_generation();
         let (guess, nodes) = self.selective_guess(board, alpha, beta, stop)?;
-        let mut search = Search::new(&self.tt, &self.shallow_tt, &*self.eval, stop);
+        let mut search = Search::new(&self.tt, &self.shallow_tt, &*self.eval, Stop::new(stop));
         let (score, square) = self.aspiration(&mut search, board, alpha, beta, guess);
         if search.stopped() {
             return None;
@@ -140,7 +140,8 @@ impl Solver {
         let mut guess = None;
         if board.empty_count() >= self.selective_min {
             for &level in SELECTIVE_LEVELS {
-                let mut search = Search::new(&self.tt, &self.shallow_tt, &*self.eval, stop);
+                let mut search =
+                    Search::new(&self.tt, &self.shallow_tt, &*self.eval, Stop::new(stop));
                 search.selectivity = level;
                 guess = Some(self.aspiration(&mut search, board, alpha, beta, guess).0);
                 nodes += search.nodes;
@@ -194,22 +195,23 @@ impl Solver {
     }
 
     /// One null-window search: whether the score of `board` exceeds `alpha`. Returns a
-    /// fail-soft bound (above `alpha`: the score is at least it; otherwise at most it) and
-    /// the nodes searched, or `None` if `stop` was raised. Other tools (dfpn) decide their
-    /// small positions with it, sharing this solver's table across calls. `split`: whether
-    /// it may share its nodes with the other threads of the rayon pool (false where the
-    /// caller is one of several threads that search at once, each with a core).
+    /// fail-soft bound (above `alpha`: the score is at least it; otherwise at most it), or
+    /// `None` if `stop` was raised, and the nodes searched either way. Other tools (dfpn)
+    /// decide their small positions with it, sharing this solver's table across calls.
+    /// `split`: whether it may share its nodes with the other threads of the rayon pool
+    /// (false where the caller is one of several threads that search at once, each with a
+    /// core).
     pub fn null_window(
         &self,
         board: &Board,
         alpha: i32,
-        stop: &AtomicBool,
+        stop: Stop<'_>,
         split: bool,
-    ) -> Option<(i32, u64)> {
+    ) -> (Option<i32>, u64) {
         let mut search = Search::new(&self.tt, &self.shallow_tt, &*self.eval, stop);
         search.split &= split;
         let bound = nws_with(self.isa, &mut search, board, alpha);
-        (!search.stopped()).then_some((bound, search.nodes))
+        ((!search.stopped()).then_some(bound), search.nodes)
     }
 
     /// The moves that keep the exact `score` from `board` to the end: each step takes the
