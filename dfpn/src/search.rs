@@ -29,19 +29,18 @@
 //! - threads: one searching the tree, its leaves split over the rayon pool's threads as
 //!   the engine's searches are, and searched together, one per thread, once a node's
 //!   first child has failed (young brothers wait, as the engine splits its nodes); or
-//!   several over that one table, each counted into the
-//!   nodes it searches below: they part where a node is expected to be disproved (every
-//!   child is needed) and stay together on the best child where it is expected to be
-//!   proved (one should suffice) and that child is not a leaf; each then searches its
-//!   leaves alone, without splitting them among the pool's threads.
+//!   several over that one table, each counted into the nodes it searches below: they
+//!   part where a node is expected to be disproved (every child is needed) and stay
+//!   together on the best child where it is expected to be proved (one should suffice)
+//!   and that child is not a leaf; each then searches its leaves alone, without
+//!   splitting them among the pool's threads.
 
 use std::cell::OnceCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
-
-use rayon::prelude::*;
+use std::sync::Arc;
 
 use arrayvec::ArrayVec;
-use std::sync::Arc;
+use rayon::prelude::*;
 
 use engine::eval::{Evaluation, PatternEval};
 use engine::search::Bounds;
@@ -481,7 +480,7 @@ struct Worker<'a> {
     progress: Option<(&'a mut ProgressReport, Stats)>,
     /// The root's threshold: nodes asked it are the question's side to move.
     root_threshold: i32,
-    /// One thread over the tree, several in the rayon pool: a node whose first children
+    /// One thread over the tree, several in the rayon pool: a node whose first child
     /// failed searches its leaves together ([`Worker::search_leaves_together`]).
     leaves_together: bool,
 }
