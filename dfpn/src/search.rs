@@ -222,6 +222,16 @@ struct Child {
     estimated: bool,
 }
 
+/// Bounds `lower..=upper` narrowed by a leaf's fail-soft `bound` from its null-window
+/// search for threshold `t`: at least `bound` if it reaches `t`, else at most it.
+fn with_leaf_bound(lower: i32, upper: i32, bound: i32, t: i32) -> (i32, i32) {
+    if bound >= t {
+        (lower.max(bound), upper)
+    } else {
+        (lower, upper.min(bound))
+    }
+}
+
 /// The proof and disproof numbers of a node for threshold `t`, if its bounds decide it.
 fn decided(lower: i32, upper: i32, t: i32) -> Option<(u32, u32)> {
     if lower >= t {
@@ -546,11 +556,7 @@ impl<'a> Worker<'a> {
                 self.stats.leaf_nodes += nodes;
                 if let Some(bound) = bound {
                     self.stats.leaves += 1;
-                    if bound >= t {
-                        lower = lower.max(bound);
-                    } else {
-                        upper = upper.min(bound);
-                    }
+                    (lower, upper) = with_leaf_bound(lower, upper, bound, t);
                 }
             } else {
                 let boards = board.children();
@@ -659,21 +665,21 @@ impl<'a> Worker<'a> {
             return false;
         }
         open.sort_by_key(|&i| kids[i].dn);
-        let boards: ArrayVec<Board, 64> = open.iter().map(|&i| kids[i].board).collect();
         let next = AtomicUsize::new(0);
         let disproved = AtomicBool::new(false);
         let stop = Stop::new(self.stop);
         let solver = &self.shared.solver;
+        let (open_kids, kids_seen) = (&open, &*kids);
         let searched: Vec<(usize, Option<i32>, u64)> = (0..rayon::current_num_threads())
             .into_par_iter()
             .flat_map_iter(|_| {
                 std::iter::from_fn(|| {
                     let j = next.fetch_add(1, Relaxed);
-                    if j >= boards.len() || stop.raised() || disproved.load(Relaxed) {
+                    if j >= open_kids.len() || stop.raised() || disproved.load(Relaxed) {
                         return None;
                     }
                     let (bound, nodes) = solver.null_window(
-                        &boards[j],
+                        &kids_seen[open_kids[j]].board,
                         t - 1,
                         Stop::within(&disproved, &stop),
                         true,
@@ -691,11 +697,7 @@ impl<'a> Worker<'a> {
             self.stats.dfpn_nodes += 1;
             self.stats.leaves += 1;
             let kid = &mut kids[open[j]];
-            if bound >= t {
-                kid.lower = kid.lower.max(bound);
-            } else {
-                kid.upper = kid.upper.min(bound);
-            }
+            (kid.lower, kid.upper) = with_leaf_bound(kid.lower, kid.upper, bound, t);
             (kid.pn, kid.dn) = decided(kid.lower, kid.upper, t).expect("a leaf's bound decides");
             kid.estimated = false;
             self.shared.table.store(
