@@ -15,7 +15,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::LazyLock;
 
-use engine::{Bitboard, Board, Color};
+use engine::{Bitboard, Board, Color, Position};
 use rayon::prelude::*;
 
 use crate::sorted::{board, key, SetBuilder, SortedSet};
@@ -386,6 +386,33 @@ impl Level {
         })
     }
 
+    /// The positions of this level (by plies) whose side to move has no legal move while
+    /// the other side has one, reached without an earlier pass (`number + 4` discs): every
+    /// place where a game's first pass can fall after `number` moves. All of them, not one
+    /// per orbit, sorted.
+    pub fn first_passes(&self) -> io::Result<Vec<Position>> {
+        let mut found = Vec::new();
+        self.for_each(|b, side| {
+            let discs = (b.player | b.opponent).count_ones();
+            if discs == self.number + 4 && b.moves() == 0 && b.pass().moves() != 0 {
+                let side = if side == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                for &k in START_SYMMETRIES.iter() {
+                    found.push(Position {
+                        board: b.symmetry(k),
+                        side,
+                    });
+                }
+            }
+        })?;
+        found.sort_unstable_by_key(|p| (p.side == Color::White, p.board));
+        found.dedup();
+        Ok(found)
+    }
+
     /// Calls `f` on every representative with its side to move.
     pub fn for_each(&self, mut f: impl FnMut(&Board, Side)) -> io::Result<()> {
         for (side, set) in self.sets.iter().enumerate() {
@@ -427,6 +454,45 @@ mod tests {
     fn four_symmetries_fix_the_start() {
         assert_eq!(START_SYMMETRIES.len(), 4);
         assert_eq!(orbit_size(&Board::START), 1);
+    }
+
+    /// The first passes of plies 0-10 against every game of up to 10 moves walked without
+    /// the levels: the same positions, none before ply 8.
+    #[test]
+    fn first_passes_are_those_of_every_game() {
+        fn walk(board: Board, moves: usize, found: &mut [Vec<Position>]) {
+            if moves == found.len() {
+                return;
+            }
+            let legal = board.moves();
+            if legal == 0 {
+                if board.pass().moves() != 0 {
+                    let side = if moves % 2 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    found[moves].push(Position { board, side });
+                }
+                return;
+            }
+            for sq in Bitboard(legal) {
+                walk(board.play(sq).expect("legal"), moves + 1, found);
+            }
+        }
+        let mut walked = vec![Vec::new(); 11];
+        walk(Board::START, 0, &mut walked);
+        let mut level = Level::start(Convention::Plies);
+        for (ply, positions) in walked.iter_mut().enumerate() {
+            if ply > 0 {
+                level = level.next(Convention::Plies, 1 << 24).unwrap();
+            }
+            positions.sort_unstable_by_key(|p| (p.side == Color::White, p.board));
+            positions.dedup();
+            assert_eq!(level.first_passes().unwrap(), *positions, "ply {ply}");
+        }
+        let counts: Vec<usize> = walked.iter().map(Vec::len).collect();
+        assert_eq!(counts, [0, 0, 0, 0, 0, 0, 0, 0, 24, 0, 364]);
     }
 
     #[test]

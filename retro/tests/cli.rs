@@ -49,6 +49,48 @@ fn enumerate_json_per_ply() {
     }
 }
 
+/// `enumerate --first-passes FILE`: per ply a comment with the count, then the positions
+/// as OBF lines, each one whose side to move must pass after ply + 4 discs; a file that
+/// cannot be written is a one-line error.
+#[test]
+fn enumerate_writes_the_first_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("first-passes.obf");
+    let output = retro(&[
+        "enumerate",
+        "--plies",
+        "9",
+        "--first-passes",
+        path.to_str().unwrap(),
+    ]);
+    assert!(output.status.success());
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        text.contains("% ply 7: 0 positions\n% ply 8: 24 positions\n"),
+        "{text}"
+    );
+    assert!(text.ends_with("% ply 9: 0 positions\n"), "{text}");
+    let positions = engine::obf::parse_text("first-passes.obf", &text).unwrap();
+    assert_eq!(positions.len(), 24);
+    for (_, obf) in positions {
+        let board = obf.position.board;
+        assert_eq!((board.player | board.opponent).count_ones(), 12);
+        assert_eq!(obf.position.side, engine::Color::Black);
+        assert!(board.moves() == 0 && board.pass().moves() != 0, "{obf}");
+    }
+    let missing = dir.path().join("no-such-dir").join("f.obf");
+    let output = retro(&[
+        "enumerate",
+        "--plies",
+        "2",
+        "--first-passes",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = String::from_utf8(output.stderr).unwrap();
+    assert!(err.contains("f.obf") && err.lines().count() == 1, "{err}");
+}
+
 /// `enumerate --shard I/N --levels DIR` runs (the last level split, the levels below kept
 /// in DIR and shared) merged by `merge` give the whole run's counts; a missing shard is an
 /// error.
@@ -388,6 +430,7 @@ fn bad_arguments_show_the_usage_and_exit_2() {
         vec!["enumerate"],
         vec!["enumerate", "--plies", "61"],
         vec!["enumerate", "--plies", "3", "--discs", "6"],
+        vec!["enumerate", "--discs", "12", "--first-passes", "f.obf"],
         vec!["maxmob", "--plies", "x"],
         vec![],
     ] {

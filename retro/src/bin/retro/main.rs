@@ -125,6 +125,11 @@ struct EnumerateArgs {
     /// the shards' rows up.
     #[arg(long, value_name = "I/N", value_parser = cli::parse_shard)]
     shard: Option<(usize, usize)>,
+    /// Write to FILE (OBF lines, a comment per ply) every position of each ply whose side
+    /// to move has no legal move while the other has one, reached without an earlier pass:
+    /// each place a game's first pass can fall.
+    #[arg(long, value_name = "FILE", requires = "plies", conflicts_with_all = ["discs", "levels", "shard"])]
+    first_passes: Option<PathBuf>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -231,6 +236,19 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
         None => Level::start(convention),
     };
     let mut shard = None;
+    let mut first_passes = match &args.first_passes {
+        Some(path) => {
+            let mut file = std::fs::File::create(path)
+                .map(io::BufWriter::new)
+                .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+            writeln!(
+                file,
+                "% retro enumerate --plies {last} --first-passes: where a game's first pass can fall"
+            )?;
+            Some(file)
+        }
+        None => None,
+    };
     loop {
         let count = pool.install(|| match (&args.levels, shard) {
             (Some(dir), None) => level.count_in(dir, convention, args.canonical, limit, &stop),
@@ -276,6 +294,14 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
             )?;
         }
         out.flush()?;
+        if let Some(file) = &mut first_passes {
+            let found = level.first_passes()?;
+            writeln!(file, "% ply {}: {} positions", count.level, found.len())?;
+            for position in found {
+                writeln!(file, "{}", engine::Obf::new(position))?;
+            }
+            file.flush()?;
+        }
         if count.level >= last || count.positions == 0 {
             return Ok(());
         }
