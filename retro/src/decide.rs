@@ -48,8 +48,10 @@ pub const KISSAT_OPTIONS: &str = "--probe=false";
 /// What the race passes to CaDiCaL named alone on the whole question, whose only answer
 /// that counts is nearly always UNSAT (the parts find the games): its configuration for
 /// unsatisfiable formulas, which on these questions proves UNSAT in about three quarters
-/// of the time, the hard ones most (measured in results/reach.md, session 46).
-pub const CADICAL_WHOLE_OPTIONS: &str = "--unsat";
+/// of the time, the hard ones most; and without congruence closure and sweeping, which
+/// find little to merge in these gate chains and cost about a tenth more than they save
+/// (both measured in results/reach.md, sessions 46 and 64).
+pub const CADICAL_WHOLE_OPTIONS: &str = "--unsat --congruence=false --sweep=false";
 
 /// A SAT solver the race can run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -883,7 +885,7 @@ mod tests {
         );
         assert_eq!(
             cadical.command(2, true).as_deref(),
-            Some("cadical --unsat -q --seed=2")
+            Some("cadical --unsat --congruence=false --sweep=false -q --seed=2")
         );
         let cadical = SatSolver::external("/opt/bin/cadical --sat");
         assert_eq!(

@@ -26,8 +26,8 @@ pub struct SearchArgs {
     /// A SAT solver to race (repeat for several): "varisat" (embedded), or a DIMACS
     /// solver command such as "kissat" or "cadical" (given the CNF file last; each run
     /// adds `-q --seed=K` to these two; named alone, "kissat" also gets the race's
-    /// `--probe=false`, and "cadical" `--unsat` on the whole question, which a command
-    /// with options of its own does not).
+    /// `--probe=false`, and "cadical" `--unsat --congruence=false --sweep=false` on the
+    /// whole question, which a command with options of its own does not).
     /// Default: kissat and cadical where on the PATH (scripts/install-solvers.sh), else
     /// varisat.
     #[arg(long = "sat-solver", value_name = "SOLVER")]
