@@ -47,9 +47,8 @@ pub const KISSAT_OPTIONS: &str = "--probe=false";
 
 /// What the race passes to CaDiCaL named alone on the whole question, whose only answer
 /// that counts is nearly always UNSAT (the parts find the games): its configuration for
-/// unsatisfiable formulas, which on these questions proves UNSAT in about three quarters
-/// of the time, the hard ones most; and without congruence closure and sweeping, which
-/// find little to merge in these gate chains and cost about a tenth more than they save
+/// unsatisfiable formulas, which on these questions proves UNSAT faster, the hard ones
+/// most; and without congruence closure and sweeping, which here cost more than they save
 /// (both measured in results/reach.md, sessions 46 and 64).
 pub const CADICAL_WHOLE_OPTIONS: &str = "--unsat --congruence=false --sweep=false";
 
