@@ -581,7 +581,7 @@ pub fn decide(
         // Watch the clocks and the interrupt until every racer is back (they stop as soon
         // as one answered). A reading of processor time scans every process of the
         // machine: it is taken at most every CPU_READ_EVERY, and at most a twentieth of
-        // the time.
+        // the time (see `next_cpu_read_in`).
         let mut back = 0;
         let mut next_cpu_read = Instant::now();
         while back < workers {
@@ -595,7 +595,7 @@ pub fn decide(
                         let now = Instant::now();
                         now >= next_cpu_read && {
                             let used = cpu.elapsed();
-                            next_cpu_read = Instant::now() + CPU_READ_EVERY.max(now.elapsed() * 20);
+                            next_cpu_read = Instant::now() + next_cpu_read_in(now.elapsed());
                             used.is_some_and(|used| used >= limit)
                         }
                     });
@@ -667,6 +667,19 @@ pub fn decide(
 
 /// How often the race reads the processor time it has spent, for [`Options::cpu_limit`].
 const CPU_READ_EVERY: Duration = Duration::from_millis(100);
+
+/// The longest wait between two readings of processor time: what a position may run past
+/// its limit at most.
+const CPU_READ_AT_MOST: Duration = Duration::from_secs(5);
+
+/// The wait before the next reading of processor time, after a reading that took `took`:
+/// twenty times as long, so that readings cost at most a twentieth of the time, but never
+/// more than [`CPU_READ_AT_MOST`]. A process stopped during a reading (Ctrl-Z, or a batch
+/// system suspending the job) sees a reading as long as the stop, and without the bound
+/// would not read again for twenty times that, running on past its limit.
+fn next_cpu_read_in(took: Duration) -> Duration {
+    (took * 20).clamp(CPU_READ_EVERY, CPU_READ_AT_MOST)
+}
 
 /// The parts of the question the race solves: without passes, with a single pass before
 /// the last move, without passes before the last moves, whole.
@@ -780,6 +793,18 @@ fn certify_lrat(cnf: &Path, proof: &Path, keep: Option<&Path>) -> Result<Certifi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_slow_reading_of_processor_time_postpones_the_next_by_a_bounded_wait() {
+        let ms = Duration::from_millis;
+        assert_eq!(next_cpu_read_in(ms(1)), CPU_READ_EVERY);
+        assert_eq!(next_cpu_read_in(ms(10)), ms(200));
+        // A reading during which the process was stopped for 20 minutes.
+        assert_eq!(
+            next_cpu_read_in(Duration::from_secs(1200)),
+            CPU_READ_AT_MOST
+        );
+    }
 
     #[test]
     fn runs_cover_each_solver_part_and_seed_once() {
