@@ -126,10 +126,16 @@ impl CpuTimer {
 mod tests {
     use super::*;
 
+    /// Held by each test that reads the process's clock. The other test kills its child
+    /// and grandchild together, so no one of this process waits for the grandchild: its
+    /// processor time, counted while it ran, drops out of the process's clock.
+    static PROCESS_CLOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
     /// Work of this thread moves its clock and the process's; a waited-for child's work
     /// moves the process's clock only.
     #[test]
     fn cpu_clocks_count_threads_and_children() {
+        let _alone = PROCESS_CLOCK.lock().unwrap_or_else(|e| e.into_inner());
         let read = || {
             (
                 cpu_seconds(CpuClock::Thread).unwrap(),
@@ -160,6 +166,7 @@ mod tests {
     #[test]
     fn cpu_clock_counts_running_descendants() {
         use std::os::unix::process::CommandExt;
+        let _alone = PROCESS_CLOCK.lock().unwrap_or_else(|e| e.into_inner());
         // What this thread spends reading the clock (the scan of /proc) is not the
         // child's: counted is the rest.
         let read = || {
