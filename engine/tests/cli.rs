@@ -758,18 +758,102 @@ fn merge_puts_shards_back_together() {
     );
     fails(&[&p1, &p2], "shard 3/3 is missing", 2);
     fails(&[&p1, &p2, &p3, &p3], "and again in", 2);
-    let interrupted = std::fs::read_to_string(&p3)
-        .unwrap()
-        .replace("\"interrupted\":false", "\"interrupted\":true");
-    std::fs::write(path("cut.jsonl"), interrupted).unwrap();
-    fails(&[&p1, &p2, &path("cut.jsonl")], "interrupted", 2);
-    let wrong = std::fs::read_to_string(&p3).unwrap().replacen(
-        "\"expected_ok\":true",
-        "\"expected_ok\":false",
-        1,
+    let third = std::fs::read_to_string(&p3).unwrap();
+    let write = |name: &str, text: &str| {
+        std::fs::write(path(name), text).unwrap();
+        path(name)
+    };
+    // Damage after the run: a summary or a row changed, a row deleted, the summary cut
+    // off; each refused, naming where.
+    let edited = write(
+        "edited.jsonl",
+        &third.replace("\"interrupted\":false", "\"interrupted\":true"),
     );
-    std::fs::write(path("wrong.jsonl"), wrong).unwrap();
-    fails(&[&p1, &p2, &path("wrong.jsonl")], "", 1);
+    fails(&[&p1, &p2, &edited], "edited.jsonl:2: a summary changed", 2);
+    let changed = third.replacen("\"expected_ok\":true", "\"expected_ok\":false", 1);
+    let changed = write("changed.jsonl", &changed);
+    fails(&[&p1, &p2, &changed], "not those it vouches for", 2);
+    let lines: Vec<&str> = third.lines().collect();
+    let deleted = write("deleted.jsonl", &lines[1..].join("\n"));
+    fails(
+        &[&p1, &p2, &deleted],
+        "vouches for 1 rows, 0 come before it",
+        2,
+    );
+    let cut = write("cut.jsonl", lines[0]);
+    fails(&[&p1, &p2, &cut], "cut.jsonl:1: 1 row without a summary", 2);
+    // Taken as they are when asked, and then the missing shard is what is missing.
+    let mut args = vec!["merge", "--unsealed"];
+    args.extend([p1.as_str(), p2.as_str(), cut.as_str()]);
+    let output = engine(&args);
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("shard 3/3 is missing"),
+        "{output:?}"
+    );
+    // What a run really interrupted, or really at odds with the file's answers, writes
+    // (sealed again as the run would have sealed it).
+    let interrupted = write(
+        "interrupted.jsonl",
+        &reseal(&third.replace("\"interrupted\":false", "\"interrupted\":true")),
+    );
+    fails(&[&p1, &p2, &interrupted], "interrupted", 2);
+    let wrong = third.replacen("\"expected_ok\":true", "\"expected_ok\":false", 1);
+    let wrong = write("wrong.jsonl", &reseal(&wrong));
+    fails(&[&p1, &p2, &wrong], "", 1);
+    // Shard 3/3 of another file of five positions, and of a run with --wld.
+    std::fs::write(
+        path("other.obf"),
+        text.lines().skip(5).take(5).collect::<Vec<_>>().join("\n"),
+    )
+    .unwrap();
+    let other = engine(&["solve", &path("other.obf"), "--shard", "3/3", "--json"]);
+    let other = write("other.jsonl", &stdout(&other));
+    fails(&[&p1, &p2, &other], "a part of another run than", 2);
+    let mut args = vec!["merge", "--mixed-runs"];
+    args.extend([p1.as_str(), p2.as_str(), other.as_str()]);
+    assert!(engine(&args).status.success());
+    let wld = engine(&[
+        "solve",
+        &path("five.obf"),
+        "--shard",
+        "3/3",
+        "--json",
+        "--wld",
+    ]);
+    let wld = write("wld.jsonl", &stdout(&wld));
+    fails(&[&p1, &p2, &wld], "options \"\" against \"--wld\"", 2);
+    // Rows of another tool, and an empty file.
+    let retro_rows = write(
+        "retro.jsonl",
+        "{\"index\":1,\"reachable\":true,\"method\":\"sat\"}\n",
+    );
+    fails(
+        &[&retro_rows],
+        "retro.jsonl:1: not a row of `engine solve`",
+        2,
+    );
+    let empty = write("empty.jsonl", "");
+    fails(&[&empty], "empty.jsonl: no rows", 2);
+}
+
+/// The JSON Lines `text` of a run with its summary sealed again over its rows as they now
+/// are: what the run would have written had it given these answers.
+fn reseal(text: &str) -> String {
+    use engine::cli::seal;
+    let mut digest = seal::RowDigest::default();
+    let mut lines = Vec::new();
+    for line in text.lines() {
+        let mut value: serde_json::Value = serde_json::from_str(line).unwrap();
+        if value["summary"] == true {
+            let object = value.as_object_mut().unwrap();
+            digest.write_into(object);
+            seal::seal(object);
+        } else {
+            digest.add(&value);
+        }
+        lines.push(value.to_string());
+    }
+    lines.join("\n")
 }
 
 /// `perft --shard I/N` parts merged by `merge` equal the unsharded count at every depth,

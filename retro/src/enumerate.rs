@@ -10,11 +10,12 @@
 //! second pass over the representatives. Levels larger than the memory budget live in
 //! sorted temporary files.
 
-use std::io;
+use std::io::{self, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::LazyLock;
 
+use engine::cli::seal::{self, format_checksum, Seal};
 use engine::{Bitboard, Board, Color, Position};
 use rayon::prelude::*;
 
@@ -109,6 +110,29 @@ pub struct Build<'a> {
     pub stop: &'a AtomicBool,
     /// Called with the number of positions of this level expanded, chunk by chunk.
     pub done: &'a (dyn Fn(usize) + Sync),
+}
+
+/// An error of kind `InvalidData` naming the file `path`.
+fn damaged(path: &Path, why: String) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("{}: damaged: {why}", path.display()),
+    )
+}
+
+/// Writes `value` sealed with its checksum to `path`, through a temporary name: a run
+/// killed while writing leaves the old file or none, never half of one.
+fn write_sealed(path: &Path, value: serde_json::Value) -> io::Result<()> {
+    let serde_json::Value::Object(mut object) = value else {
+        unreachable!("a record is an object")
+    };
+    seal::seal(&mut object);
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let mut file = tempfile::NamedTempFile::new_in(dir.unwrap_or(Path::new(".")))?;
+    writeln!(file, "{}", serde_json::Value::Object(object))?;
+    file.as_file().sync_all()?;
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 fn level_name(convention: Convention, number: u32) -> String {
@@ -252,7 +276,8 @@ impl Level {
     }
 
     /// Keeps the level in `dir` (a file per side to move, then `<level>.json` saying it
-    /// is whole), where [`Level::load_latest`] finds it.
+    /// is whole), where [`Level::load_latest`] finds it. The manifest, sealed with its own
+    /// checksum, gives each file's count and checksum and the command that made it.
     pub fn save(self, dir: &Path, convention: Convention) -> io::Result<Level> {
         let name = level_name(convention, self.number);
         let [black, white] = self.sets;
@@ -265,8 +290,12 @@ impl Level {
             "convention": convention,
             "black": sets[0].len(),
             "white": sets[1].len(),
+            "black_checksum": format_checksum(sets[0].checksum()),
+            "white_checksum": format_checksum(sets[1].checksum()),
+            "command": seal::command_line(),
+            "version": env!("CARGO_PKG_VERSION"),
         });
-        std::fs::write(dir.join(format!("{name}.json")), format!("{manifest}\n"))?;
+        write_sealed(&dir.join(format!("{name}.json")), manifest)?;
         Ok(Level {
             number: self.number,
             sets,
@@ -274,8 +303,9 @@ impl Level {
     }
 
     /// The level's count, taken from `dir` where an earlier call left one made the
-    /// same way (classes up to symmetry or not), else counted and left there: runs that
-    /// resume from a saved level (the shards of the next one) do not count it again.
+    /// same way (classes up to symmetry or not) of the same files, else counted and left
+    /// there: runs that resume from a saved level (the shards of the next one) do not
+    /// count it again. A count file that was changed or damaged is an error naming it.
     pub fn count_in(
         &self,
         dir: &Path,
@@ -288,20 +318,46 @@ impl Level {
             "{}-count.json",
             level_name(convention, self.number)
         ));
-        let saved = std::fs::read_to_string(&path)
-            .ok()
-            .and_then(|text| serde_json::from_str::<LevelCount>(&text).ok())
-            .filter(|c| c.level == self.number && c.canonical.is_some() == canonical);
-        if let Some(count) = saved {
-            return Ok(count);
+        let checksums = self.sets.each_ref().map(|s| format_checksum(s.checksum()));
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            let value: serde_json::Value = serde_json::from_str(&text)
+                .map_err(|e| damaged(&path, format!("not JSON ({e})")))?;
+            match seal::check_seal(&value) {
+                Seal::Broken => {
+                    return Err(damaged(
+                        &path,
+                        "it does not match its checksum (remove it to count the level again)"
+                            .into(),
+                    ))
+                }
+                // Written before counts were sealed: counted again, never trusted.
+                Seal::Absent => {}
+                Seal::Whole => {
+                    let saved = serde_json::from_value::<LevelCount>(value.clone())
+                        .map_err(|e| damaged(&path, e.to_string()))?;
+                    let same_files = value["black_checksum"] == checksums[0]
+                        && value["white_checksum"] == checksums[1];
+                    if saved.level == self.number
+                        && saved.canonical.is_some() == canonical
+                        && same_files
+                    {
+                        return Ok(saved);
+                    }
+                }
+            }
         }
         let count = self.count_until(canonical, limit, stop)?;
-        let text = serde_json::to_string(&count).map_err(io::Error::other)?;
-        std::fs::write(&path, text + "\n")?;
+        let mut record = serde_json::to_value(count).map_err(io::Error::other)?;
+        record["black_checksum"] = checksums[0].clone().into();
+        record["white_checksum"] = checksums[1].clone().into();
+        write_sealed(&path, record)?;
         Ok(count)
     }
 
-    /// The highest whole level of `convention` saved in `dir`, at most `at_most`.
+    /// The highest whole level of `convention` saved in `dir`, at most `at_most`, read
+    /// whole once to check it against its manifest: a file that was changed, cut or
+    /// damaged is an error naming it (remove the level's files to build it again from
+    /// the one before).
     pub fn load_latest(
         dir: &Path,
         convention: Convention,
@@ -310,24 +366,57 @@ impl Level {
         let first = Level::start(convention).number;
         for number in (first..=at_most).rev() {
             let name = level_name(convention, number);
-            let Ok(manifest) = std::fs::read_to_string(dir.join(format!("{name}.json"))) else {
+            let path = dir.join(format!("{name}.json"));
+            let Ok(text) = std::fs::read_to_string(&path) else {
                 continue;
             };
-            let manifest: serde_json::Value = serde_json::from_str(&manifest)
-                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
-            let sets = [
-                SortedSet::open(&dir.join(format!("{name}-black.keys")))?,
-                SortedSet::open(&dir.join(format!("{name}-white.keys")))?,
-            ];
-            if manifest["black"] != sets[0].len() || manifest["white"] != sets[1].len() {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!(
-                        "{}: the files do not hold what {name}.json says",
-                        dir.display()
-                    ),
+            let rebuild = format!("remove {}/{name}* to build it again", dir.display());
+            let manifest: serde_json::Value = serde_json::from_str(&text)
+                .map_err(|e| damaged(&path, format!("not JSON ({e}); {rebuild}")))?;
+            match seal::check_seal(&manifest) {
+                Seal::Whole => {}
+                Seal::Absent => {
+                    return Err(damaged(
+                        &path,
+                        format!("written before level files carried checksums; {rebuild}"),
+                    ))
+                }
+                Seal::Broken => {
+                    return Err(damaged(
+                        &path,
+                        format!("it does not match its checksum; {rebuild}"),
+                    ))
+                }
+            }
+            if manifest["level"] != number
+                || manifest["convention"] != serde_json::json!(convention)
+            {
+                return Err(damaged(
+                    &path,
+                    format!("it describes another level; {rebuild}"),
                 ));
             }
+            let side = |colour: &str| -> io::Result<SortedSet> {
+                let len = manifest[colour].as_u64();
+                let checksum = manifest[format!("{colour}_checksum")]
+                    .as_str()
+                    .and_then(seal::parse_checksum);
+                let (Some(len), Some(checksum)) = (len, checksum) else {
+                    return Err(damaged(
+                        &path,
+                        format!("no count or checksum of the {colour} file; {rebuild}"),
+                    ));
+                };
+                let set = SortedSet::open(
+                    &dir.join(format!("{name}-{colour}.keys")),
+                    len as usize,
+                    checksum,
+                )
+                .and_then(|set| set.verify().map(|()| set))
+                .map_err(|e| io::Error::new(e.kind(), format!("{e}; {rebuild}")))?;
+                Ok(set)
+            };
+            let sets = [side("black")?, side("white")?];
             return Ok(Some(Level { number, sets }));
         }
         Ok(None)

@@ -24,6 +24,26 @@ fn write_part(dir: &std::path::Path, i: usize, output: &Output) -> String {
     path.to_str().unwrap().to_string()
 }
 
+/// The JSON Lines of `rows`, each summary sealed again over the rows before it as they now
+/// are: what a run that gave these answers would have written.
+fn reseal(rows: &[serde_json::Value]) -> String {
+    use engine::cli::seal;
+    let mut digest = seal::RowDigest::default();
+    let mut lines = Vec::new();
+    for row in rows {
+        let mut row = row.clone();
+        if row["summary"] == true {
+            let object = row.as_object_mut().unwrap();
+            std::mem::take(&mut digest).write_into(object);
+            seal::seal(object);
+        } else {
+            digest.add(&row);
+        }
+        lines.push(row.to_string());
+    }
+    lines.join("\n")
+}
+
 /// `retro merge` with `options` of the files `parts`.
 fn merge(options: &[&str], parts: &[String]) -> Output {
     let mut args = vec!["merge"];
@@ -729,7 +749,7 @@ fn merge_keeps_the_unknown_try_with_more_processor_time() {
         r#"{"index":1,"reachable":null,"certificate":"older","seconds":90.0}"#,
     );
     let kept = |files: [&str; 2]| {
-        let output = retro(&["merge", "--json", files[0], files[1]]);
+        let output = retro(&["merge", "--json", "--unsealed", files[0], files[1]]);
         assert!(output.status.success(), "{output:?}");
         json_lines(&output)[0]["certificate"].clone()
     };
@@ -911,10 +931,10 @@ fn done_reruns_the_unknown_and_merge_puts_the_answers_over_them() {
     let games = retro(&["sample", "--discs", "20", "--count", "3", "--seed", "1"]);
     let boards = retro(&["sample", "--random-boards", "--count", "12", "--seed", "4"]);
     std::fs::write(&file, [games.stdout, boards.stdout].concat()).unwrap();
+    // Rows changed by hand sealed again: what a run that gave those answers writes.
     let write = |name: &str, rows: &[serde_json::Value]| {
         let path = dir.path().join(name);
-        let text: Vec<String> = rows.iter().map(|r| r.to_string()).collect();
-        std::fs::write(&path, text.join("\n")).unwrap();
+        std::fs::write(&path, reseal(rows)).unwrap();
         path.to_str().unwrap().to_string()
     };
     let whole = check_with_varisat(&file, "30", &[]);
@@ -1183,4 +1203,149 @@ fn shell_completions_and_man_pages() {
             "{command}"
         );
     }
+}
+
+/// `enumerate --levels DIR` checks each saved level it starts from: a level file damaged
+/// since (a changed byte, a record written twice) is a one-line error naming it (exit 2),
+/// never a count; removed, the level is built again and the count is the published one.
+#[test]
+fn enumerate_refuses_a_damaged_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let levels = dir.path().join("levels");
+    let levels = levels.to_str().unwrap();
+    let run = |plies: &str| retro(&["enumerate", "--plies", plies, "--levels", levels, "--json"]);
+    assert!(run("6").status.success());
+    let keys = dir.path().join("levels/plies-6-black.keys");
+    let original = std::fs::read(&keys).unwrap();
+    let mut changed = original.clone();
+    changed[100] ^= 0x04;
+    let mut twice = original.clone();
+    twice[32..48].copy_from_slice(&original[16..32]);
+    for damaged in [changed, twice] {
+        std::fs::write(&keys, &damaged).unwrap();
+        let output = run("7");
+        assert_eq!(output.status.code(), Some(2), "{output:?}");
+        assert!(output.stdout.is_empty(), "no count printed: {output:?}");
+        let err = String::from_utf8(output.stderr).unwrap();
+        assert!(err.contains("plies-6-black.keys: damaged"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    for file in std::fs::read_dir(dir.path().join("levels")).unwrap() {
+        let path = file.unwrap().path();
+        if path
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("plies-6")
+        {
+            std::fs::remove_file(path).unwrap();
+        }
+    }
+    let rows = json_lines(&run("7"));
+    assert_eq!(rows.last().unwrap()["positions"], 42614);
+}
+
+/// `merge` of `check` rows is as strict as `engine merge`: a missing part, a row deleted or
+/// changed, a summary missing or changed, rows of another tool or of another file, and an
+/// empty file are each a one-line error (exit 2); `--unsealed` and `--mixed-runs` take
+/// what they name. `check --done` skips a last line cut off, with a warning.
+#[test]
+fn merge_of_check_rows_refuses_what_is_not_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = |seed: &str, name: &str| {
+        let output = retro(&["sample", "--random-boards", "--count", "12", "--seed", seed]);
+        let path = dir.path().join(name);
+        std::fs::write(&path, &output.stdout).unwrap();
+        path
+    };
+    let file = sample("6", "boards.obf");
+    let other = sample("7", "other.obf");
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let part = |file: &std::path::Path, shard: &str, name: &str| {
+        let rows = check_with_varisat(file, "0.05", &["--quick-nodes", "1", "--shard", shard]);
+        let text: Vec<String> = rows.iter().map(|r| r.to_string()).collect();
+        write(name, &(text.join("\n") + "\n"))
+    };
+    let (p1, p2) = (
+        part(&file, "1/2", "p1.jsonl"),
+        part(&file, "2/2", "p2.jsonl"),
+    );
+    assert!(merge(&[], &[p1.clone(), p2.clone()]).status.success());
+    let fails = |options: &[&str], files: &[&String], message: &str| {
+        let files: Vec<String> = files.iter().map(|f| f.to_string()).collect();
+        let output = merge(options, &files);
+        let err = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{files:?}: {err}");
+        assert!(err.contains(message), "{files:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    };
+    fails(&[], &[&p1], "6 of the file's 12 positions have no row");
+    let second = std::fs::read_to_string(&p2).unwrap();
+    let lines: Vec<&str> = second.lines().collect();
+    let deleted = write("deleted.jsonl", &lines[1..].join("\n"));
+    fails(
+        &[],
+        &[&p1, &deleted],
+        "vouches for 6 rows, 5 come before it",
+    );
+    let changed = write(
+        "changed.jsonl",
+        &second.replacen("\"reachable\":false", "\"reachable\":true", 1),
+    );
+    fails(&[], &[&p1, &changed], "not those it vouches for");
+    let cut = write("cut.jsonl", &lines[..6].join("\n"));
+    fails(&[], &[&p1, &cut], "cut.jsonl:1: 6 rows without a summary");
+    let edited = write(
+        "edited.jsonl",
+        &second.replace("\"shard\":\"2/2\"", "\"shard\":\"1/2\""),
+    );
+    fails(&[], &[&p1, &edited], "edited.jsonl:7: a summary changed");
+    let foreign = part(&other, "2/2", "foreign.jsonl");
+    fails(&[], &[&p1, &foreign], "a part of another run than");
+    let empty = write("empty.jsonl", "");
+    fails(&[], &[&empty], "no rows");
+    let solve = write(
+        "solve.jsonl",
+        "{\"index\":1,\"empties\":14,\"score\":18,\"nodes\":1,\"seconds\":0.1}\n",
+    );
+    fails(&[], &[&solve], "solve.jsonl:1: a row of `engine solve`");
+    let mixed = merge(&["--mixed-runs"], &[p1.clone(), foreign.clone()]);
+    assert!(mixed.status.success(), "{mixed:?}");
+    let unsealed = merge(&["--unsealed", "--json"], &[p1.clone(), cut.clone()]);
+    assert!(unsealed.status.success(), "{unsealed:?}");
+    assert_eq!(json_lines(&unsealed).last().unwrap()["unsealed_rows"], 6);
+    // A merged file is sealed as a run's summary: it merges again, and `--done` reads it.
+    let merged = merge(&["--json"], &[p1.clone(), p2.clone()]);
+    let merged = write("merged.jsonl", &String::from_utf8(merged.stdout).unwrap());
+    assert!(merge(&[], std::slice::from_ref(&merged)).status.success());
+    // `--done` of a run killed in the middle of a line: that line is asked again.
+    let torn = write("torn.jsonl", &second[..second.find("\n").unwrap() + 20]);
+    let output = retro(&[
+        "check",
+        file.to_str().unwrap(),
+        "--done",
+        &p1,
+        &torn,
+        "--frontier-discs",
+        "8",
+        "--sat-solver",
+        "varisat",
+        "--time-limit",
+        "0.05",
+        "--quick-nodes",
+        "1",
+        "--json",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("torn.jsonl:2: skipped"));
+    assert_eq!(json_lines(&output).last().unwrap()["positions"], 5);
+    // `--done` results of another file are refused.
+    let output = retro(&["check", file.to_str().unwrap(), "--done", &foreign]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("results of another run"));
 }

@@ -270,9 +270,102 @@ pub fn read_layout(text: &str) -> Result<Layout, FormatError> {
     Ok(layout)
 }
 
+/// The comment lines before a DIMACS file's `p cnf` line, and what that line declares:
+/// all a reader of a model or a proof needs, read without the clauses.
+#[derive(Debug)]
+pub struct Header {
+    /// The lines before `p cnf`, each ending with a newline.
+    pub comments: String,
+    /// Variables declared.
+    pub variables: usize,
+    /// Clauses declared.
+    pub clauses: usize,
+}
+
+/// Reads a DIMACS file up to its `p cnf` line, a line at a time (a line over 1 MiB is an
+/// error naming it, so that a binary file stops at once).
+pub fn read_header(mut reader: impl io::BufRead) -> Result<Header, FormatError> {
+    use std::io::{BufRead, Read};
+    let mut comments = String::new();
+    let mut bytes = Vec::new();
+    for n in 1.. {
+        let bad = |problem: String| FormatError { line: n, problem };
+        bytes.clear();
+        let read = (&mut reader)
+            .take(engine::obf::MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| bad(e.to_string()))?;
+        if read == 0 {
+            break;
+        }
+        if bytes.len() > engine::obf::MAX_LINE_BYTES {
+            return Err(bad("a line longer than 1 MiB: not DIMACS".into()));
+        }
+        let line = std::str::from_utf8(&bytes).map_err(|_| bad("not UTF-8 text".into()))?;
+        let Some(declared) = line.trim().strip_prefix("p ") else {
+            comments.push_str(line.trim_end());
+            comments.push('\n');
+            continue;
+        };
+        let fields: Vec<&str> = declared.split_whitespace().collect();
+        let [format, variables, clauses] = fields[..] else {
+            return Err(bad(format!(
+                "{:?} is not `p cnf VARIABLES CLAUSES`",
+                line.trim()
+            )));
+        };
+        let number = |text: &str| {
+            text.parse()
+                .map_err(|_| bad(format!("{text:?} is not a count")))
+        };
+        if format != "cnf" {
+            return Err(bad(format!("format {format:?}, not cnf")));
+        }
+        return Ok(Header {
+            comments,
+            variables: number(variables)?,
+            clauses: number(clauses)?,
+        });
+    }
+    Err(FormatError {
+        line: 0,
+        problem: "no `p cnf` line: not DIMACS".into(),
+    })
+}
+
+/// Solver output of a formula of `variables` variables, read with a cap ([`read_model`]):
+/// a file larger than such a model can be (statistics included) is refused rather than
+/// read whole.
+pub fn read_model_from(
+    reader: impl io::Read,
+    variables: usize,
+) -> Result<Option<Vec<bool>>, FormatError> {
+    use std::io::Read;
+    // A literal is at most 11 characters and a space; the rest is lines of comments.
+    let cap = (1u64 << 20) + 12 * variables as u64;
+    let mut text = String::new();
+    reader
+        .take(cap + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| FormatError {
+            line: 0,
+            problem: e.to_string(),
+        })?;
+    if text.len() as u64 > cap {
+        return Err(FormatError {
+            line: 0,
+            problem: format!(
+                "over {cap} bytes: longer than a model of {variables} variables can be"
+            ),
+        });
+    }
+    read_model(&text, variables)
+}
+
 /// The verdict and true variables of solver output: `s SATISFIABLE` / `s UNSATISFIABLE`
-/// and `v` lines (or, without `s`, bare integers).
-pub fn read_model(text: &str) -> Result<Option<Vec<bool>>, FormatError> {
+/// and `v` lines (or, without `s`, bare integers), for a formula of `variables` variables
+/// (a literal beyond them is an error, not a table grown to it).
+pub fn read_model(text: &str, variables: usize) -> Result<Option<Vec<bool>>, FormatError> {
     let mut values = Vec::new();
     let mut satisfiable = None;
     for (n, line) in text.lines().enumerate() {
@@ -300,6 +393,11 @@ pub fn read_model(text: &str) -> Result<Option<Vec<bool>>, FormatError> {
             if value == 0 {
                 continue;
             }
+            if value.unsigned_abs() > variables as u64 {
+                return Err(bad(format!(
+                    "literal {value}, beyond the formula's {variables} variables"
+                )));
+            }
             let var = value.unsigned_abs() as usize - 1;
             if values.len() <= var {
                 values.resize(var + 1, false);
@@ -324,15 +422,61 @@ mod tests {
     #[test]
     fn errors_name_the_line_or_the_whole_file() {
         let file = std::path::Path::new("m.out");
-        let none = read_model("c nothing here\n").unwrap_err();
+        let none = read_model("c nothing here\n", 2).unwrap_err();
         assert_eq!(none.to_string(), "no model");
         assert_eq!(none.located(file), "m.out: no model");
-        let bad = read_model("s SATISFIABLE\nv 1 -2\nv x 0\n").unwrap_err();
+        let bad = read_model("s SATISFIABLE\nv 1 -2\nv x 0\n", 2).unwrap_err();
         assert_eq!(bad.located(file), "m.out:3: \"x\" is not a literal");
         assert_eq!(
-            read_model("s SATISFIABLE\nv 1 -2 0\n"),
+            read_model("s SATISFIABLE\nv 1 -2 0\n", 2),
             Ok(Some(vec![true, false]))
         );
+    }
+
+    /// A literal beyond the formula's variables, however large, is an error of its line,
+    /// not a table grown to it; output longer than a model can be is refused unread.
+    #[test]
+    fn models_are_bounded_by_the_formula() {
+        for huge in [
+            "3",
+            "-2000000000",
+            "9223372036854775807",
+            "-9223372036854775808",
+        ] {
+            let text = format!("s SATISFIABLE\nv 1 {huge} 0\n");
+            let error = read_model(&text, 2).unwrap_err();
+            assert_eq!(error.line, 2, "{huge}");
+            assert!(
+                error.problem.contains("beyond the formula's 2 variables"),
+                "{error}"
+            );
+        }
+        let long = "c ".repeat(1 << 20);
+        let error = read_model_from(long.as_bytes(), 10).unwrap_err();
+        assert!(error.problem.contains("longer than a model"), "{error}");
+        assert_eq!(
+            read_model_from(&b"s SATISFIABLE\nv -1 2 0\n"[..], 2),
+            Ok(Some(vec![false, true]))
+        );
+    }
+
+    #[test]
+    fn headers_are_read_without_the_clauses() {
+        let header = read_header(&b"c one\nc two\np cnf 12 34\n1 2 0\n"[..]).unwrap();
+        assert_eq!((header.variables, header.clauses), (12, 34));
+        assert_eq!(header.comments, "c one\nc two\n");
+        for (text, line) in [("c x\np cnf x 1\n", 2), ("p dnf 1 1\n", 1), ("c only\n", 0)] {
+            assert_eq!(
+                read_header(text.as_bytes()).unwrap_err().line,
+                line,
+                "{text}"
+            );
+        }
+        let binary = vec![b'c'; (1 << 20) + 10];
+        assert!(read_header(&binary[..])
+            .unwrap_err()
+            .problem
+            .contains("1 MiB"));
     }
 
     #[test]

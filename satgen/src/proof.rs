@@ -109,29 +109,149 @@ impl Format {
 }
 
 /// Checks the proof file against the CNF file (either format): the format, or the first
-/// step that fails.
+/// step that fails. The proof is untrusted input: a varisat proof is first read through
+/// [`screen_varisat`], so that a corrupt or hostile one is an error, never a panic, an
+/// abort on a huge allocation or memory without end in varisat's checker (which trusts
+/// the lengths it reads); and it must be a regular file (`/dev/zero` is no proof).
 pub fn check_files(cnf: &std::path::Path, proof: &std::path::Path) -> Result<Format, String> {
     let open = |path: &std::path::Path| {
         std::fs::File::open(path)
             .map(BufReader::new)
             .map_err(|e| format!("{}: {e}", path.display()))
     };
-    check_any(open(cnf)?, open(proof)?)
-}
-
-/// Checks a proof in either format against a DIMACS CNF: the format, or the first step
-/// that fails.
-pub fn check_any(cnf: impl Read, proof: impl Read) -> Result<Format, String> {
-    let mut proof = BufReader::new(proof);
-    let first = proof
+    let mut reader = open(proof)?;
+    let size = reader
+        .get_ref()
+        .metadata()
+        .map_err(|e| format!("{}: {e}", proof.display()))?;
+    if !size.is_file() {
+        return Err(format!("{}: not a regular file", proof.display()));
+    }
+    let first = reader
         .fill_buf()
-        .map_err(|e| e.to_string())?
+        .map_err(|e| format!("{}: {e}", proof.display()))?
         .first()
         .copied();
     match first.map(Format::detect) {
         None => Err("the proof is empty".into()),
-        Some(Format::Varisat) => check_dimacs(cnf, proof).map(|()| Format::Varisat),
-        Some(Format::Lrat) => crate::lrat::check(cnf, proof).map(|_| Format::Lrat),
+        Some(Format::Lrat) => crate::lrat::check(open(cnf)?, reader).map(|_| Format::Lrat),
+        Some(Format::Varisat) => {
+            let header = crate::dimacs::read_header(open(cnf)?)
+                .map_err(|e| format!("the CNF: {}", e.located(cnf)))?;
+            screen_varisat(reader, size.len(), header.variables as u64)?;
+            let (cnf, proof) = (open(cnf)?, open(proof)?);
+            // Screened, the proof cannot make the checker allocate without bound; a panic
+            // left in it (an index it does not check) is still the proof's failure.
+            std::panic::catch_unwind(move || check_dimacs(cnf, proof))
+                .unwrap_or_else(|_| Err("varisat's checker failed on it".into()))
+                .map(|()| Format::Varisat)
+        }
+    }
+}
+
+/// Reads a varisat proof of `size` bytes step by step as varisat's parser does, without
+/// keeping anything, and refuses it at the first step that varisat's checker could not
+/// survive: an unknown step code, a list longer than the bytes left (varisat reserves a
+/// list's length before reading it), a variable or literal far beyond the CNF's
+/// `variables` (its tables grow to the largest seen), hash bits over 64; or no end step.
+pub fn screen_varisat(proof: impl BufRead, size: u64, variables: u64) -> Result<(), String> {
+    let mut reader = VarisatReader {
+        proof,
+        read: 0,
+        size,
+    };
+    // Variables are numbered densely from 0: one past twice the CNF's is no proof of it.
+    let most_vars = 2 * variables + 64;
+    for step in 1u64.. {
+        let at = reader.read;
+        let fail = |why: String| format!("byte {at}, step {step}: {why}: not a varisat proof");
+        let var = |reader: &mut VarisatReader<_>| -> Result<(), String> {
+            match reader.number()? {
+                v if v <= most_vars => Ok(()),
+                v => Err(format!("variable {v}, where the CNF has {variables}")),
+            }
+        };
+        // A length, then per item a literal (or a hash, `literals` false) and the rest of
+        // its `per_item` numbers.
+        let list = |reader: &mut VarisatReader<_>, per_item: usize, literals: bool| {
+            let len = reader.number()?;
+            let left = reader.size - reader.read;
+            if len > left {
+                return Err(format!("a list of {len} items in {left} bytes left"));
+            }
+            for _ in 0..len {
+                if reader.number()? > 2 * most_vars + 1 && literals {
+                    return Err("a literal beyond the CNF's variables".into());
+                }
+                for _ in 1..per_item {
+                    reader.number()?;
+                }
+            }
+            Ok(())
+        };
+        let code = reader.number().map_err(&fail)?;
+        let checked = match code {
+            // Variable names: a global and a solver or user variable, or a global alone.
+            0 | 2 => var(&mut reader).and_then(|()| var(&mut reader)),
+            1 | 3..=6 => var(&mut reader),
+            // A clause with the hashes of its propagation.
+            7 | 8 | 17 => list(&mut reader, 1, true).and_then(|()| list(&mut reader, 1, false)),
+            // Unit clauses: (literal, hash) pairs.
+            9 => list(&mut reader, 2, true),
+            10..=12 | 14..=16 => list(&mut reader, 1, true),
+            13 => match reader.number() {
+                Ok(bits) if bits <= 64 => Ok(()),
+                Ok(bits) => Err(format!("{bits} hash bits")),
+                Err(e) => Err(e),
+            },
+            VARISAT_END => return Ok(()),
+            code => Err(format!("unknown step code {code}")),
+        };
+        checked.map_err(fail)?;
+    }
+    unreachable!("the steps end at the end step or an error")
+}
+
+/// varisat's end-of-proof step code (a random value, so that a cut proof is not accepted).
+const VARISAT_END: u64 = 0x9ac3391f4294c211;
+
+/// varisat's numbers: the count of trailing zero bits of the first bytes (taken as a
+/// little-endian number, 9 at most) plus one is the number of bytes, whose little-endian
+/// value shifted right by that count is the number.
+struct VarisatReader<R> {
+    proof: R,
+    read: u64,
+    size: u64,
+}
+
+impl<R: BufRead> VarisatReader<R> {
+    fn byte(&mut self) -> Result<u8, String> {
+        let mut byte = [0];
+        self.proof
+            .read_exact(&mut byte)
+            .map_err(|_| "the proof ends inside a step (cut off?)".to_string())?;
+        self.read += 1;
+        Ok(byte[0])
+    }
+
+    fn number(&mut self) -> Result<u64, String> {
+        let first = self.byte()?;
+        let mut bytes = vec![first];
+        let len = if first != 0 {
+            first.trailing_zeros() as usize + 1
+        } else {
+            let second = self.byte()?;
+            bytes.push(second);
+            ((second as u32) | 2).trailing_zeros() as usize + 9
+        };
+        while bytes.len() < len {
+            bytes.push(self.byte()?);
+        }
+        let value = bytes
+            .iter()
+            .rev()
+            .fold(0u128, |value, &b| value << 8 | b as u128);
+        Ok((value >> len) as u64)
     }
 }
 
@@ -178,12 +298,65 @@ mod tests {
         // Satisfiable: no proof.
         assert_eq!(refute(&Formula::new()), None);
         // Told apart from LRAT by content.
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, bytes: &[u8]| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, bytes).unwrap();
+            path
+        };
         let mut cnf = Vec::new();
         crate::dimacs::write_clauses(&mut cnf, &formula, &[]).unwrap();
-        assert_eq!(check_any(&cnf[..], &proof[..]), Ok(Format::Varisat));
-        assert!(check_any(&cnf[..], &b"1 0 1 0\n"[..])
-            .unwrap_err()
-            .contains("line 1"));
-        assert!(check_any(&cnf[..], &b""[..]).is_err());
+        let cnf = write("f.cnf", &cnf);
+        let check = |proof: &[u8]| check_files(&cnf, &write("p", proof));
+        assert_eq!(check(&proof), Ok(Format::Varisat));
+        assert!(check(b"1 0 1 0\n").unwrap_err().contains("line 1"));
+        assert!(check(b"").is_err());
+    }
+
+    /// Corrupt varisat proofs (a byte changed anywhere, cut anywhere, control bytes that
+    /// read as huge lengths or variables) are refused, never a panic or an abort; a device
+    /// is no proof.
+    #[test]
+    fn corrupt_varisat_proofs_are_refused_without_a_crash() {
+        let formula = pigeons(4);
+        let proof = refute(&formula).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let mut cnf = Vec::new();
+        crate::dimacs::write_clauses(&mut cnf, &formula, &[]).unwrap();
+        let cnf_path = dir.path().join("f.cnf");
+        std::fs::write(&cnf_path, &cnf).unwrap();
+        let proof_path = dir.path().join("p");
+        let check = |bytes: &[u8]| {
+            std::fs::write(&proof_path, bytes).unwrap();
+            check_files(&cnf_path, &proof_path)
+        };
+        assert_eq!(check(&proof), Ok(Format::Varisat));
+        let mut hostile: Vec<Vec<u8>> = vec![
+            vec![0x01; 64],
+            vec![0x0f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+            vec![0x02, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+            vec![0x03, 0x08],
+            vec![0x1b, 0, 0xff, 0xff],
+            vec![0; 4096],
+        ];
+        for at in (0..proof.len()).step_by(proof.len() / 97 + 1) {
+            for flip in [0x01, 0x80, 0xff] {
+                let mut bytes = proof.clone();
+                bytes[at] ^= flip;
+                hostile.push(bytes);
+            }
+            hostile.push(proof[..at].to_vec());
+        }
+        for bytes in &hostile {
+            // Some changes leave a proof that still checks (a hash bit); none may crash.
+            if let Err(e) = check(bytes) {
+                assert!(!e.is_empty());
+            }
+        }
+        for bytes in &hostile[..6] {
+            assert!(check(bytes).is_err(), "{bytes:?}");
+        }
+        let device = check_files(&cnf_path, std::path::Path::new("/dev/zero"));
+        assert!(device.unwrap_err().contains("not a regular file"));
     }
 }

@@ -333,9 +333,14 @@ fn run_external(
         }
         std::thread::sleep(POLL);
     }
-    let text =
-        std::fs::read_to_string(output.path()).map_err(|e| format!("{program} output: {e}"))?;
-    match crate::dimacs::read_model(&text).map_err(|e| format!("{program} output: {e}"))? {
+    let open = |path: &Path| {
+        std::fs::File::open(path)
+            .map(std::io::BufReader::new)
+            .map_err(|e| format!("{}: {e}", path.display()))
+    };
+    let header = crate::dimacs::read_header(open(cnf)?).map_err(|e| e.located(cnf))?;
+    let model = crate::dimacs::read_model_from(open(output.path())?, header.variables);
+    match model.map_err(|e| format!("{program} output: {e}"))? {
         Some(model) => Ok(Outcome::Sat(model)),
         None => Ok(Outcome::Unsat),
     }

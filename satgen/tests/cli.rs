@@ -111,6 +111,18 @@ fn emitted_cnf_decodes_and_bad_models_are_rejected() {
     let err = String::from_utf8(output.stderr).unwrap();
     assert!(err.contains("model.txt:2:"), "{err}");
     assert_eq!(err.lines().count(), 1);
+
+    // A literal far beyond the CNF's variables: one line, no table grown to it.
+    for huge in ["2000000000", "-9223372036854775808"] {
+        let output = decode_with(&cnf, &model_path, &["1".into(), huge.into()]);
+        assert_eq!(output.status.code(), Some(2), "{huge}: {output:?}");
+        let err = String::from_utf8(output.stderr).unwrap();
+        assert!(
+            err.contains("model.txt:2:") && err.contains("beyond"),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1);
+    }
 }
 
 #[test]
@@ -642,6 +654,30 @@ fn check_proof_verifies_and_rejects() {
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     let output = satgen(&["check-proof", &path("0.cnf"), &path("none.proof")]);
     assert_eq!(output.status.code(), Some(2), "{output:?}");
+    // Garbage that reads as varisat's format (a control byte first), with lengths and
+    // variables far beyond the file, and a device: refused in one line, never a panic or
+    // an abort on a huge allocation.
+    let garbage: [&[u8]; 4] = [
+        &[0x0f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+        &[0x02, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+        &[0x01, 0x7f, 0x13, 0x00, 0x05],
+        &[0x1b, 0xfe],
+    ];
+    for (i, bytes) in garbage.iter().enumerate() {
+        std::fs::write(path(&format!("g{i}.proof")), bytes).unwrap();
+    }
+    let devices = ["/dev/zero".to_string(), "/dev/null".to_string()];
+    let garbage = (0..4).map(|i| path(&format!("g{i}.proof"))).chain(devices);
+    for proof in garbage {
+        let output = satgen(&["check-proof", &path("0.cnf"), &proof]);
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            matches!(output.status.code(), Some(1 | 2)),
+            "{proof}: {output:?}"
+        );
+        assert_eq!(err.lines().count(), 1, "{proof}: {err}");
+        assert!(!err.contains("panicked"), "{proof}: {err}");
+    }
 }
 
 /// Proofs that CaDiCaL 2.2.1 wrote (`cadical --lrat=true [--binary=false]`) for the

@@ -117,15 +117,76 @@ fn saved_levels_resume_the_count() {
         (counted.positions, counted.canonical),
         (42_614, Some(10_649))
     );
+    // ... checked against its seal: a count changed by hand (or a flipped digit) is
+    // refused, naming the file, rather than printed.
     let kept = dir.path().join("plies-7-count.json");
     let text = std::fs::read_to_string(&kept).unwrap();
+    let again = resumed.count_in(dir.path(), Convention::Plies, true, 1 << 12, &stop);
+    assert_eq!(again.unwrap().positions, 42_614);
     std::fs::write(&kept, text.replace("42614", "42615")).unwrap();
     let read = resumed.count_in(dir.path(), Convention::Plies, true, 1 << 12, &stop);
-    assert_eq!(read.unwrap().positions, 42_615, "read, not counted");
+    let error = read.expect_err("a changed count is refused").to_string();
+    assert!(
+        error.contains("plies-7-count.json") && error.contains("checksum"),
+        "{error}"
+    );
     std::fs::remove_file(kept).unwrap();
     // Only the saved levels stay in the directory (no spilled run is left behind).
     let files = std::fs::read_dir(dir.path()).unwrap().count();
     assert_eq!(files, 7 * 3);
+}
+
+/// Saved levels whose files were damaged after they were written (a changed byte, a
+/// record written twice, a file cut short, a manifest edited) are refused at once, naming
+/// the file, never counted into the next level; removed, the level is built again.
+#[test]
+fn damaged_levels_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut level = Level::start(Convention::Plies);
+    for _ in 0..6 {
+        level = level
+            .next_in(Convention::Plies, 1 << 12, Some(dir.path()))
+            .unwrap();
+    }
+    let keys = dir.path().join("plies-6-black.keys");
+    let manifest = dir.path().join("plies-6.json");
+    let original = std::fs::read(&keys).unwrap();
+    let refused = |why: &str| {
+        let error = Level::load_latest(dir.path(), Convention::Plies, 6)
+            .err()
+            .unwrap_or_else(|| panic!("{why}: accepted"))
+            .to_string();
+        assert!(error.contains("plies-6"), "{why}: {error}");
+        assert!(error.contains("to build it again"), "{why}: {error}");
+        error
+    };
+    let n = original.len();
+    // Every byte of a key (its low bits keep the order; its high bits may not).
+    for at in [0, 7, 15, n / 2, n - 16, n - 1] {
+        let mut bytes = original.clone();
+        bytes[at] ^= 0x10;
+        std::fs::write(&keys, &bytes).unwrap();
+        refused(&format!("byte {at} changed"));
+    }
+    let mut twice = original.clone();
+    twice[16..32].copy_from_slice(&original[..16]);
+    std::fs::write(&keys, &twice).unwrap();
+    assert!(refused("a record written twice").contains("not greater"));
+    std::fs::write(&keys, &original[..n - 16]).unwrap();
+    refused("a file cut short");
+    std::fs::write(&keys, &original).unwrap();
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let count = level.sets[0].len().to_string();
+    let edited = text.replacen(&format!("\"black\":{count}"), "\"black\":1", 1);
+    assert_ne!(edited, text);
+    std::fs::write(&manifest, &edited).unwrap();
+    assert!(refused("an edited manifest").contains("checksum"));
+    std::fs::write(&manifest, &text).unwrap();
+    let whole = Level::load_latest(dir.path(), Convention::Plies, 6)
+        .unwrap()
+        .unwrap();
+    assert_eq!(whole.count(false, 1 << 12).unwrap().positions, 7092);
+    // A spilled run that no longer reads as written stops the count: see sorted.rs.
 }
 
 /// A run stopped in the middle of a level (as Ctrl-C or SIGTERM stop `retro enumerate

@@ -2,7 +2,8 @@
 //! to parse arguments, read position files, check answers and show progress; beside it,
 //! one file per concern: how a command ends (`failure.rs`), shards and their merge
 //! (`shard.rs`), threads and memory (`budget.rs`), processor time (`clock.rs`), Ctrl-C and
-//! SIGTERM (`signal.rs`).
+//! SIGTERM (`signal.rs`), checksums and the identity of runs in what the tools write and
+//! read back (`seal.rs`).
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -19,6 +20,7 @@ use crate::{input, ParseError, ParseErrorKind};
 mod budget;
 mod clock;
 mod failure;
+pub mod seal;
 mod shard;
 mod signal;
 
@@ -117,27 +119,49 @@ impl JsonLine {
 /// Every JSON object of the JSON Lines `files` (blank lines skipped), for the commands
 /// that put runs back together.
 pub fn read_json_lines(files: &[std::path::PathBuf]) -> Result<Vec<JsonLine>, Failure> {
+    read_json_lines_with(files, false)
+}
+
+/// [`read_json_lines`] for a run that resumes from them (`--done`): the last line of a
+/// file, where it is not JSON, is what a job killed while writing it left, and is skipped
+/// with a warning on stderr (its position is asked again); any other such line is an error.
+pub fn read_json_lines_resuming(files: &[std::path::PathBuf]) -> Result<Vec<JsonLine>, Failure> {
+    read_json_lines_with(files, true)
+}
+
+fn read_json_lines_with(
+    files: &[std::path::PathBuf],
+    torn_tail: bool,
+) -> Result<Vec<JsonLine>, Failure> {
     let mut rows = Vec::new();
     for path in files {
         let file = path.display().to_string();
+        // Each line's object or its error, so that only the last one's can be forgiven.
         let json = |source: &str, line, text: &str| {
             if text.trim().is_empty() {
                 return Ok(None);
             }
-            serde_json::from_str(text).map(Some).map_err(|e| {
+            Ok(Some(serde_json::from_str(text).map_err(|e| {
                 ParseError::new(
                     source,
                     line,
                     0,
                     ParseErrorKind::Io(format!("not JSON ({e})")),
                 )
-            })
+            })))
         };
-        for (line, value) in crate::obf::parse_lines(&file, crate::obf::open(path)?, json)? {
+        let mut lines = crate::obf::parse_lines(&file, crate::obf::open(path)?, json)?;
+        if let Some((line, Err(e))) = lines.last() {
+            if torn_tail {
+                eprintln!("warning: {file}:{line}: skipped, cut off (a run killed while writing it?): {e}");
+                lines.pop();
+            }
+        }
+        for (line, value) in lines {
             rows.push(JsonLine {
                 file: file.clone(),
                 line,
-                value,
+                value: value?,
             });
         }
     }
@@ -173,13 +197,27 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
-    /// The positions to work on, and the totals to count them in, which name the shard
-    /// and the file's size (what `engine merge` checks).
-    pub fn read_batch(&self) -> Result<(Vec<(usize, Obf)>, Totals), Failure> {
+    /// The positions to work on, and the totals to count them in, which name the shard,
+    /// the file's size and the run (`command` over this input with the `options` that
+    /// change its answers: what `engine merge` checks).
+    pub fn read_batch(
+        &self,
+        command: &str,
+        options: &str,
+    ) -> Result<(Vec<(usize, Obf)>, Totals), Failure> {
         let all = self.read_unsharded()?;
+        let options = match self.games.empties {
+            Some(empties) => format!("{options} --empties {empties}"),
+            None => options.to_string(),
+        };
         let totals = Totals {
             shard: self.shard.map(|(i, n)| format!("{i}/{n}")),
             file_positions: all.len(),
+            run: Some(seal::Run::new(
+                command,
+                all.iter().map(|(_, obf)| &obf.position),
+                &options,
+            )),
             ..Totals::new()
         };
         Ok((self.sharded(all), totals))
@@ -253,6 +291,12 @@ pub struct Totals {
     pub mismatches: usize,
     /// Whether Ctrl-C or SIGTERM ended the run early.
     pub interrupted: bool,
+    /// The run, which its parts share (`engine merge` refuses parts of different runs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<seal::Run>,
+    /// The rows written as JSON ([`Totals::json_row`]), which the summary vouches for.
+    #[serde(skip)]
+    pub rows: seal::RowDigest,
 }
 
 impl Totals {
@@ -272,7 +316,14 @@ impl Totals {
         self.mismatches += (expected_ok == Some(false)) as usize;
     }
 
-    /// Prints the totals (`extra` fields join the JSON object; `note` ends the line) and
+    /// The JSON line of `row`, counted in the rows the summary vouches for.
+    pub fn json_row(&mut self, row: &impl serde::Serialize) -> String {
+        self.rows.add_row(row);
+        serde_json::to_string(row).expect("a row serialises")
+    }
+
+    /// Prints the totals (`extra` fields join the JSON object, which is sealed with the
+    /// digest of the rows and its own checksum; `note` ends the line) and
     /// turns mismatches and interrupts into the command's failure.
     pub fn finish(
         self,
@@ -287,6 +338,8 @@ impl Totals {
                 _ => unreachable!("totals serialise to an object"),
             };
             object.extend(extra);
+            self.rows.write_into(&mut object);
+            seal::seal(&mut object);
             write_json(out, &object)?;
         } else {
             writeln!(

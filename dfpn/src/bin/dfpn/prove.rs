@@ -35,7 +35,9 @@ struct Row {
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
-    let (positions, mut summary) = args.positions.read_batch()?;
+    let (positions, mut summary) = args
+        .positions
+        .read_batch("dfpn prove", &format!("--threshold {}", args.threshold))?;
     if args.proof.is_some() && positions.len() != 1 {
         return Err(Failure::Input(format!(
             "--proof writes the proof of one position, {} given",
@@ -76,7 +78,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         };
         summary.add(row.nodes, seconds, None);
         let line = if args.search.json {
-            serde_json::to_string(&row).expect("a row serialises")
+            summary.json_row(&row)
         } else {
             format!(
                 "{:>4} {:>7} {:>9} {:>10} {:>9.3} {:>14} {:>12.0} {:>10.1}",

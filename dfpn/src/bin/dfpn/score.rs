@@ -93,7 +93,9 @@ fn write_proof(
 }
 
 pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> {
-    let (positions, mut summary) = args.positions.read_batch()?;
+    let (positions, mut summary) = args
+        .positions
+        .read_batch(if wld { "dfpn wld" } else { "dfpn score" }, "")?;
     let stop = cli::interrupt_flag();
     let json = args.search.json;
     let progress = cli::position_progress(positions.len());
@@ -169,7 +171,7 @@ pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> 
         };
         summary.add(row.nodes, seconds, expected_ok);
         let line = if json {
-            serde_json::to_string(&row).expect("a row serialises")
+            summary.json_row(&row)
         } else {
             let answer = match (row.score, row.wld) {
                 (Some(s), _) => format!("{s:+}"),

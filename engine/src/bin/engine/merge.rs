@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 
-use engine::cli::{self, Failure, Totals};
+use engine::cli::{self, seal, Failure, Totals};
 
 use crate::perft::Row;
 
@@ -22,10 +22,41 @@ pub struct Args {
     /// the summary.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    trust: seal::Trust,
 }
 
+/// The commands whose rows `merge` puts together (besides perft's).
+const COMMANDS: [&str; 4] = ["engine solve", "dfpn score", "dfpn wld", "dfpn prove"];
+
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
-    let lines: Vec<(String, serde_json::Value)> = cli::read_json_lines(&args.files)?
+    let (mut run, mut unvouched) = (None, 0);
+    let read = if args.trust.unsealed {
+        cli::read_json_lines_resuming(&args.files)?
+    } else {
+        cli::read_json_lines(&args.files)?
+    };
+    if read.is_empty() {
+        return Err(Failure::Input(format!(
+            "{}: no rows (an empty file?)",
+            args.files[0].display()
+        )));
+    }
+    if !read.iter().any(|r| r.value["command"] == "perft") {
+        if let Some(other) = read
+            .iter()
+            .find(|r| r.value["summary"] != true && r.value.get("empties").is_none())
+        {
+            return Err(Failure::Input(format!(
+                "{}: not a row of `engine solve` or `dfpn score/wld/prove` (retro's rows merge with `retro merge`)",
+                other.at()
+            )));
+        }
+        let parts = seal::check_parts(&read, &COMMANDS, args.trust)?;
+        run = parts.run.map(|(run, _)| run);
+        unvouched = parts.unvouched;
+    }
+    let lines: Vec<(String, serde_json::Value)> = read
         .into_iter()
         .map(|read| (read.at(), read.value))
         .collect();
@@ -42,6 +73,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         let index = value["index"]
             .as_u64()
             .ok_or_else(|| Failure::Input(format!("{at}: a row without its index")))?;
+
         if let Some((first, _)) = rows.get(&index) {
             return Err(Failure::Input(format!(
                 "position {index} is in {first} and again in {at}"
@@ -74,6 +106,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     }
     let mut totals = Totals::new();
     totals.file_positions = file_positions;
+    totals.run = run;
     if !args.json {
         writeln!(
             out,
@@ -87,7 +120,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         let expected_ok = row["expected_ok"].as_bool();
         totals.add(nodes, seconds, expected_ok);
         if args.json {
-            cli::write_json(out, row)?;
+            let line = totals.json_row(row);
+            writeln!(out, "{line}")?;
             continue;
         }
         let answer = match (row["wld"].as_str(), row["score"].as_i64()) {
@@ -107,7 +141,13 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             }
         )?;
     }
-    totals.finish(out, args.json, Default::default(), "")
+    let mut extra = serde_json::Map::new();
+    let mut note = String::new();
+    if unvouched > 0 {
+        extra.insert("unsealed_rows".into(), unvouched.into());
+        note = format!(", {unvouched} rows taken without a sealed summary");
+    }
+    totals.finish(out, args.json, extra, &note)
 }
 
 /// The shards' summaries: all of the same file, none interrupted, every position in one

@@ -43,7 +43,9 @@ struct Row {
 const LONG_EMPTIES: u32 = 40;
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
-    let (positions, mut summary) = args.positions.read_batch()?;
+    let (positions, mut summary) = args
+        .positions
+        .read_batch("engine solve", if args.wld { "--wld" } else { "" })?;
     // An exact solve grows about 3x per empty square: past 40 it runs for days, and a
     // user who only wants the winner should know the cheaper ways.
     let most = positions
@@ -102,7 +104,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             expected_ok,
         };
         let line = if args.json {
-            serde_json::to_string(&row).expect("a row serialises")
+            summary.json_row(&row)
         } else {
             format!(
                 "{:>4} {:>7} {:>5} {:>4} {:>9.3} {:>14} {:>12.0}  {}{}",

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 
-use engine::cli::{self, Failure};
+use engine::cli::{self, seal, Failure};
 use retro::estimate::{estimate, random_board_space, z_score};
 
 use crate::reach::{row_index, unchecked_no};
@@ -37,6 +37,8 @@ pub struct MergeArgs {
     /// each took, sorted (the usual way to compare solvers over a set of questions).
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+    #[command(flatten)]
+    trust: seal::Trust,
 }
 
 /// The runs' shards in a line: "25 runs: shards 1-15 of 50, 10 of them again" where every
@@ -116,7 +118,23 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
     // Processor seconds, summed over the summaries that give them (older runs did not),
     // and how many did.
     let mut cpu_seconds = (0.0, 0);
-    let lines = cli::read_json_lines(&args.files)?;
+    let lines = if args.trust.unsealed {
+        cli::read_json_lines_resuming(&args.files)?
+    } else {
+        cli::read_json_lines(&args.files)?
+    };
+    let Some(first) = lines.first() else {
+        return Err(Failure::Input(format!(
+            "{}: no rows (an empty file?)",
+            args.files[0].display()
+        )));
+    };
+    if first.value.get("empties").is_some() {
+        return Err(Failure::Input(format!(
+            "{}: a row of `engine solve` or `dfpn` (those merge with `engine merge`)",
+            first.at()
+        )));
+    }
     if lines
         .iter()
         .any(|read| read.value["command"] == "enumerate")
@@ -126,6 +144,7 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
     if lines.iter().any(|read| read.value["command"] == "maxmob") {
         return crate::maxmob::merge(lines, args.json, out);
     }
+    let parts = seal::check_parts(&lines, &["retro check"], args.trust)?;
     for read in lines {
         let bad = |why: &str| Failure::Input(format!("{}: {why}", read.at()));
         let value = &read.value;
@@ -176,6 +195,28 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
         let at = read.at();
         read_rows.insert(index, (read.value, at));
     }
+    // Every position of the file has a row, and none is beyond it, where a sealed
+    // summary says how many it holds: a part missing is an error, not a smaller count.
+    if let Some((run, at)) = &parts.run {
+        let file_positions = run.positions as u64;
+        if let Some((index, (_, where_read))) = read_rows.range(file_positions + 1..).next() {
+            return Err(Failure::Input(format!(
+                "{where_read}: position {index}, but the file of {at} holds {file_positions}"
+            )));
+        }
+        let missing: Vec<String> = (1..=file_positions)
+            .filter(|i| !read_rows.contains_key(i))
+            .map(|i| i.to_string())
+            .collect();
+        if !missing.is_empty() {
+            return Err(Failure::Input(format!(
+                "{} of the file's {file_positions} positions have no row (a part missing?): {}{}",
+                missing.len(),
+                missing[..missing.len().min(10)].join(", "),
+                if missing.len() > 10 { ", ..." } else { "" }
+            )));
+        }
+    }
     let rows: BTreeMap<u64, serde_json::Value> = read_rows
         .into_iter()
         .map(|(i, (row, _))| (i, row))
@@ -220,7 +261,9 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
             .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
     }
     if args.json {
+        let mut digest = seal::RowDigest::default();
         for row in rows.values() {
+            digest.add(row);
             cli::write_json(out, row)?;
         }
         let by_method: Vec<serde_json::Value> = tally
@@ -229,14 +272,26 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
                 serde_json::json!({"answer": answer, "method": method, "positions": n, "seconds": s})
             })
             .collect();
-        cli::write_json(
-            out,
-            &serde_json::json!({"summary": true, "positions": positions, "reachable": reachable,
-                "unreachable": unreachable, "unchecked": unchecked, "unknown": unknown, "seconds": seconds,
-                "cpu_seconds": (cpu_seconds.1 > 0).then_some(cpu_seconds.0),
-                "cpu_seconds_shards": cpu_seconds.1, "interrupted": !interrupted.is_empty(), "shards": shards,
-                "by_method": by_method, "estimate": estimated}),
-        )?;
+        let serde_json::Value::Object(mut summary) = serde_json::json!({"summary": true,
+            "positions": positions, "reachable": reachable, "unreachable": unreachable,
+            "unchecked": unchecked, "unknown": unknown, "seconds": seconds,
+            "cpu_seconds": (cpu_seconds.1 > 0).then_some(cpu_seconds.0),
+            "cpu_seconds_shards": cpu_seconds.1, "interrupted": !interrupted.is_empty(),
+            "shards": shards, "by_method": by_method, "estimate": estimated,
+            "unsealed_rows": parts.unvouched})
+        else {
+            unreachable!("a summary is an object")
+        };
+        // Sealed as a run's summary, so that a merged file merges again (`--done` reads it).
+        if let Some((run, _)) = parts.run {
+            summary.insert(
+                "run".into(),
+                serde_json::to_value(run).expect("a run serialises"),
+            );
+            digest.write_into(&mut summary);
+            seal::seal(&mut summary);
+        }
+        cli::write_json(out, &summary)?;
         return Ok(());
     }
     writeln!(
@@ -257,6 +312,13 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
     )?;
     for ((answer, method), (n, s)) in &tally {
         writeln!(out, "{answer:<12} {method:<11} {n:>10} {s:>12.1}")?;
+    }
+    if parts.unvouched > 0 {
+        writeln!(
+            out,
+            "{} rows taken without a sealed summary vouching for them (--unsealed)",
+            parts.unvouched
+        )?;
     }
     writeln!(
         out,

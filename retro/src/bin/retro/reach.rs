@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
+use engine::cli::seal::{self, Run};
 use engine::cli::{self, CpuClock, CpuTimer, Failure};
 use engine::{input, Color, Position};
 use rayon::prelude::*;
@@ -394,8 +395,12 @@ pub fn reach_one(args: &ReachArgs, out: &mut impl Write) -> Result<(), Failure> 
     Ok(())
 }
 
-/// The positions of a check file: per line, the positions to try.
-fn read_check_file(args: &CheckArgs) -> Result<Vec<(usize, Vec<Position>)>, Failure> {
+/// Per line of a check file, its number and the positions to try.
+type Numbered = Vec<(usize, Vec<Position>)>;
+
+/// The positions of a check file that this run asks, and the run: `retro check` over the
+/// whole file.
+fn read_check_file(args: &CheckArgs) -> Result<(Numbered, Run), Failure> {
     let is_csv = args
         .file
         .extension()
@@ -422,6 +427,13 @@ fn read_check_file(args: &CheckArgs) -> Result<Vec<(usize, Vec<Position>)>, Fail
             .collect()
     };
     let positions_in_file = positions.len();
+    let options = args
+        .games
+        .empties
+        .map_or(String::new(), |e| format!("--empties {e}"));
+    let mut run = Run::new("retro check", positions.iter().flatten(), &options);
+    // Rows are numbered by line: a CSV line asks both sides to move.
+    run.positions = positions_in_file;
     let mut numbered: Vec<(usize, Vec<Position>)> = positions
         .into_iter()
         .enumerate()
@@ -437,22 +449,38 @@ fn read_check_file(args: &CheckArgs) -> Result<Vec<(usize, Vec<Position>)>, Fail
                 .all(|p| satgen::target::no_passes_possible(p) != odd)
         });
     }
-    let settled = settled(&args.done, positions_in_file, args.search.cpu_limit)?;
+    let settled = settled(&args.done, &run, args.search.cpu_limit)?;
     numbered.retain(|(index, _)| !settled.contains(index));
-    Ok(numbered)
+    Ok((numbered, run))
 }
 
-/// The positions that the `check --json` rows of `files` decided (of a file of `count`),
-/// or left UNKNOWN after at least `cpu_limit` of processor time: a run resumed with the
+/// The positions that the `check --json` rows of `files` decided (of `run`'s file), or
+/// left UNKNOWN after at least `cpu_limit` of processor time: a run resumed with the
 /// same limit (a requeued cluster job) does not repeat them, while one with a longer
 /// limit, or a wall-clock one (whose UNKNOWN may have been starved by the load), does.
+/// The files' sealed parts are checked as `merge` checks them, and must be of this file;
+/// the rows of a run killed before its summary are taken (that is what resuming is for),
+/// a last line cut off with a warning.
 fn settled(
     files: &[PathBuf],
-    count: usize,
+    run: &Run,
     cpu_limit: Option<f64>,
 ) -> Result<HashSet<usize>, Failure> {
+    let count = run.positions;
+    let lines = cli::read_json_lines_resuming(files)?;
+    let trust = seal::Trust {
+        unsealed: true,
+        mixed_runs: false,
+    };
+    if let Some((theirs, at)) = seal::check_parts(&lines, &["retro check"], trust)?.run {
+        if let Some(difference) = theirs.difference(run) {
+            return Err(Failure::Input(format!(
+                "{at}: results of another run than this one ({difference})"
+            )));
+        }
+    }
     let mut settled = HashSet::new();
-    for read in cli::read_json_lines(files)? {
+    for read in lines {
         let row = &read.value;
         if row["summary"] == true {
             continue;
@@ -485,17 +513,17 @@ pub fn row_index(read: &cli::JsonLine) -> Result<u64, Failure> {
         ))
     };
     let index = row["index"].as_u64().ok_or_else(|| bad("no index"))?;
-    if !row["reachable"].is_boolean() && !row["reachable"].is_null() {
-        return Err(bad("no answer"));
+    match row.get("reachable") {
+        Some(answer) if answer.is_boolean() || answer.is_null() => Ok(index),
+        _ => Err(bad("no answer")),
     }
-    Ok(index)
 }
 
 /// `check`'s wall-clock seconds per position where no limit is given: every file ends.
 const CHECK_TIME_LIMIT: f64 = 60.0;
 
 pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let positions = read_check_file(args)?;
+    let (positions, run) = read_check_file(args)?;
     let time_limit = match (args.time_limit, args.search.cpu_limit) {
         (None, None) => Some(CHECK_TIME_LIMIT),
         (limit, _) => limit,
@@ -513,10 +541,12 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
     let cpu = CpuTimer::start(CpuClock::ProcessAndChildren);
     let mut counts = [0usize; 3];
     let mut done = 0;
+    let mut digest = seal::RowDigest::default();
     let mut print = |mut row: Row, candidates: &[Position]| -> Result<(), Failure> {
         row.write_proof(args.search.proof.as_deref(), &candidates[0])?;
         let row = &row;
         let text = if json {
+            digest.add_row(row);
             serde_json::to_string(row).expect("a row serialises")
         } else {
             line(row)
@@ -581,13 +611,17 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
     let cpu_seconds = cpu.elapsed();
     let [reachable, unreachable, unknown] = counts;
     if json {
-        cli::write_json(
-            out,
-            &serde_json::json!({"summary": true, "positions": done, "reachable": reachable,
-                "unreachable": unreachable, "unknown": unknown, "seconds": seconds,
-                "cpu_seconds": cpu_seconds, "interrupted": interrupted,
-                "shard": args.shard.map(|(i, n)| format!("{i}/{n}"))}),
-        )?;
+        let serde_json::Value::Object(mut summary) = serde_json::json!({"summary": true,
+            "positions": done, "reachable": reachable, "unreachable": unreachable,
+            "unknown": unknown, "seconds": seconds, "cpu_seconds": cpu_seconds,
+            "interrupted": interrupted, "shard": args.shard.map(|(i, n)| format!("{i}/{n}")),
+            "run": run})
+        else {
+            unreachable!("a summary is an object")
+        };
+        digest.write_into(&mut summary);
+        seal::seal(&mut summary);
+        cli::write_json(out, &summary)?;
     } else {
         writeln!(
             out,

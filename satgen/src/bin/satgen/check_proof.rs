@@ -14,14 +14,12 @@ pub(crate) struct CheckProofArgs {
 }
 
 pub(crate) fn check_proof(args: &CheckProofArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let open = |path: &PathBuf| {
+    for path in [&args.cnf, &args.proof] {
         std::fs::File::open(path)
-            .map(std::io::BufReader::new)
-            .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
-    };
-    let (cnf, proof) = (open(&args.cnf)?, open(&args.proof)?);
+            .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+    }
     let progress = cli::spinner(format!("checking {}", args.proof.display()));
-    let checked = satgen::proof::check_any(cnf, proof);
+    let checked = satgen::proof::check_files(&args.cnf, &args.proof);
     progress.finish_and_clear();
     let format = checked.map_err(|e| Failure::Invalid(format!("{}: {e}", args.proof.display())))?;
     writeln!(

@@ -21,28 +21,32 @@ pub(crate) struct DecodeArgs {
     json: bool,
 }
 
-fn read(path: &PathBuf) -> Result<String, Failure> {
-    std::fs::read_to_string(path).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
+fn open(path: &PathBuf) -> Result<std::io::BufReader<std::fs::File>, Failure> {
+    std::fs::File::open(path)
+        .map(std::io::BufReader::new)
+        .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
 }
 
+/// The CNF is read up to its `p cnf` line (the header says what the variables mean), the
+/// model with a cap set by the CNF's variables: neither file is read whole unbounded.
 pub(crate) fn decode_files(args: &DecodeArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = Instant::now();
-    let cnf = read(&args.cnf)?;
+    let header =
+        dimacs::read_header(open(&args.cnf)?).map_err(|e| Failure::Input(e.located(&args.cnf)))?;
+    let cnf = &header.comments;
+    let model = |args: &DecodeArgs| {
+        dimacs::read_model_from(open(&args.model)?, header.variables)
+            .map_err(|e| Failure::Input(e.located(&args.model)))
+    };
     if let Some(layout) =
-        dimacs::read_target_layout(&cnf).map_err(|e| Failure::Input(e.located(&args.cnf)))?
+        dimacs::read_target_layout(cnf).map_err(|e| Failure::Input(e.located(&args.cnf)))?
     {
-        let model_text = read(&args.model)?;
-        let model =
-            dimacs::read_model(&model_text).map_err(|e| Failure::Input(e.located(&args.model)))?;
-        let outcome = model.map_or(Outcome::Unsat, Outcome::Sat);
+        let outcome = model(args)?.map_or(Outcome::Unsat, Outcome::Sat);
         return print(&target_answer(&layout, outcome, start)?, args.json, out);
     }
-    let layout = dimacs::read_layout(&cnf).map_err(|e| Failure::Input(e.located(&args.cnf)))?;
+    let layout = dimacs::read_layout(cnf).map_err(|e| Failure::Input(e.located(&args.cnf)))?;
     let (wanted, side) =
-        dimacs::read_target(&cnf).map_err(|e| Failure::Input(e.located(&args.cnf)))?;
-    let model_text = read(&args.model)?;
-    let model =
-        dimacs::read_model(&model_text).map_err(|e| Failure::Input(e.located(&args.model)))?;
-    let answer = answer(&layout, model, wanted, side, start)?;
+        dimacs::read_target(cnf).map_err(|e| Failure::Input(e.located(&args.cnf)))?;
+    let answer = answer(&layout, model(args)?, wanted, side, start)?;
     print(&answer, args.json, out)
 }
