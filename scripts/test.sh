@@ -10,6 +10,9 @@ cd "$(dirname "$0")/.."
 cargo fmt --all --check
 cargo clippy --release --workspace --all-targets -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
+# cake_lpr, the verified LRAT checker, so that the tests of `--checker cake_lpr|both` run
+# it (they test its absence where it is not installed).
+scripts/install-cake-lpr.sh
 cargo test --profile ci --workspace
 # The rules build and pass their tests without the search (as satgen and retro use them).
 cargo test --profile ci -p engine --no-default-features

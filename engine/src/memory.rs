@@ -15,10 +15,30 @@ pub fn share_mb(total_mb: usize, numerator: usize, denominator: usize) -> usize 
 /// (Linux, transparent huge pages in `madvise` or `always` mode) before it is first
 /// written, so that the first writes fault it in as huge pages.
 pub fn huge_page_vec<T>(count: usize, make: impl FnMut() -> T) -> Vec<T> {
-    let mut vec = Vec::with_capacity(count);
+    let mut vec = Vec::new();
+    if vec.try_reserve_exact(count).is_err() {
+        refused(count.saturating_mul(std::mem::size_of::<T>()));
+    }
     advise_huge_pages(vec.as_mut_ptr() as usize, count * std::mem::size_of::<T>());
     vec.extend(std::iter::repeat_with(make).take(count));
     vec
+}
+
+/// Ends the process when the system refuses a table: a one-line error naming the size and
+/// exit status 2 (the budget is bad input, as `--hash-mb` beyond the machine is), where
+/// Rust's answer to a failed allocation is an abort. The budget options check the machine
+/// and the address-space limit first (`cli::parse_memory_mb`); this is for what they
+/// cannot see (memory taken since, a limit on data).
+fn refused(bytes: usize) -> ! {
+    let program = std::env::args().next().unwrap_or_default();
+    let program = std::path::Path::new(&program)
+        .file_name()
+        .map_or("othello".into(), |n| n.to_string_lossy().into_owned());
+    eprintln!(
+        "{program}: the system refused a table of {} MiB (ulimit -v, or memory in use): give a smaller --hash-mb or --memory-mb",
+        bytes >> 20
+    );
+    std::process::exit(2)
 }
 
 /// Types whose all-zero bytes are a valid value: the empty entry of a table.
@@ -48,8 +68,7 @@ impl<T: Zeroable> ZeroedSlice<T> {
         let ptr = allocate_zeroed(layout) as *mut T;
         advise_huge_pages(ptr as usize, layout.size());
         ZeroedSlice {
-            ptr: std::ptr::NonNull::new(ptr)
-                .unwrap_or_else(|| std::alloc::handle_alloc_error(layout)),
+            ptr: std::ptr::NonNull::new(ptr).unwrap_or_else(|| refused(layout.size())),
             len,
         }
     }

@@ -1078,3 +1078,30 @@ fn shell_completions_and_man_pages() {
         );
     }
 }
+
+/// A table larger than the address-space limit (`ulimit -v`) leaves room for is a usage
+/// error naming the size and the limit (exit 2), not an abort on the failed allocation;
+/// within it, the same command runs.
+#[test]
+fn a_table_beyond_the_address_space_limit_is_refused() {
+    let run = |hash_mb: &str| {
+        let script = format!(
+            "ulimit -v 4000000 && exec \"$0\" solve \"$1\" --hash-mb {hash_mb} --threads 1"
+        );
+        Command::new("sh")
+            .args(["-c", &script, env!("CARGO_BIN_EXE_engine")])
+            .arg(problems("fforum-1-19.obf"))
+            .output()
+            .expect("sh runs")
+    };
+    let refused = run("8000");
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("8000 MiB") && err.contains("address-space limit"),
+        "{err}"
+    );
+    assert!(!err.contains("memory allocation"), "{err}");
+    let within = run("64");
+    assert!(within.status.success(), "{within:?}");
+}

@@ -173,6 +173,8 @@ pub struct Options {
     /// it), before the parts: where most positions are unreachable (random boards) the
     /// whole question's UNSAT is the only "no", and the parts before it are time lost.
     pub whole_first: bool,
+    /// Who checks an LRAT proof (varisat's proofs are checked by varisat's checker).
+    pub checker: satgen::proof::Checker,
 }
 
 /// The answer for one position.
@@ -488,7 +490,7 @@ pub fn decide(
                 let checked = if let Some(proof) = &varisat_proof {
                     certify_varisat(target, proof, keep)
                 } else if let Some((cnf, proof)) = &lrat_files {
-                    certify_lrat(cnf, proof, keep)
+                    certify_lrat(cnf, proof, keep, options.checker)
                 } else {
                     Ok(None)
                 };
@@ -767,14 +769,24 @@ fn certify_varisat(
 
 /// Checks the LRAT proof the solver left beside the CNF; with `keep`, moves both to
 /// KEEP.cnf and KEEP.lrat.
-fn certify_lrat(cnf: &Path, proof: &Path, keep: Option<&Path>) -> Result<Certified, String> {
+fn certify_lrat(
+    cnf: &Path,
+    proof: &Path,
+    keep: Option<&Path>,
+    checker: satgen::proof::Checker,
+) -> Result<Certified, String> {
     let start = Instant::now();
-    satgen::proof::check_files(cnf, proof)?;
+    let checked = satgen::proof::check_files(cnf, proof, checker)?;
     let bytes = std::fs::metadata(proof)
         .map(|m| m.len())
         .unwrap_or_default();
+    let by = match checker {
+        // As the certificates said before the checker could be chosen.
+        satgen::proof::Checker::Builtin => String::new(),
+        _ => format!(" by {}", checked.by),
+    };
     let words = format!(
-        "LRAT proof of {bytes} bytes checked in {:.2} s",
+        "LRAT proof of {bytes} bytes checked{by} in {:.2} s",
         start.elapsed().as_secs_f64()
     );
     let Some(keep) = keep else {

@@ -7,7 +7,7 @@
 
 use std::io::{BufRead, BufReader, Read};
 
-use varisat::checker::{Checker, ProofTranscriptProcessor, ProofTranscriptStep};
+use varisat::checker::{ProofTranscriptProcessor, ProofTranscriptStep};
 
 use crate::formula::Formula;
 use crate::solve::to_varisat;
@@ -41,12 +41,12 @@ impl ProofTranscriptProcessor for Refuted {
 /// Checks a varisat proof against the clauses given to `load`: `Ok` only if every step
 /// follows and the empty clause is derived; else what went wrong, with the step.
 fn check_with(
-    load: impl FnOnce(&mut Checker) -> Result<(), String>,
+    load: impl FnOnce(&mut varisat::checker::Checker) -> Result<(), String>,
     proof: impl Read,
 ) -> Result<(), String> {
     let mut refuted = Refuted::default();
     {
-        let mut checker = Checker::new();
+        let mut checker = varisat::checker::Checker::new();
         checker.add_transcript(&mut refuted);
         load(&mut checker)?;
         checker.check_proof(proof).map_err(|e| e.to_string())?;
@@ -108,12 +108,123 @@ impl Format {
     }
 }
 
-/// Checks the proof file against the CNF file (either format): the format, or the first
-/// step that fails. The proof is untrusted input: a varisat proof is first read through
-/// [`screen_varisat`], so that a corrupt or hostile one is an error, never a panic, an
-/// abort on a huge allocation or memory without end in varisat's checker (which trusts
-/// the lengths it reads); and it must be a regular file (`/dev/zero` is no proof).
-pub fn check_files(cnf: &std::path::Path, proof: &std::path::Path) -> Result<Format, String> {
+/// Which checker checks an LRAT proof (a varisat proof has one: varisat's own).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Checker {
+    /// The project's own ([`crate::lrat`]).
+    #[default]
+    Builtin,
+    /// cake_lpr, verified in CakeML: the checker the SAT competition trusts.
+    CakeLpr,
+    /// Both: the proof stands only if both accept it.
+    Both,
+}
+
+impl Checker {
+    /// The names `--checker` takes, as [`std::str::FromStr`] reads them.
+    pub const NAMES: [&'static str; 3] = ["builtin", "cake_lpr", "both"];
+}
+
+impl std::str::FromStr for Checker {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Checker, String> {
+        match text {
+            "builtin" => Ok(Checker::Builtin),
+            "cake_lpr" => Ok(Checker::CakeLpr),
+            "both" => Ok(Checker::Both),
+            _ => Err(format!("{text:?}: one of {}", Checker::NAMES.join(", "))),
+        }
+    }
+}
+
+/// `--checker`, for every command that checks proofs (flattened into its arguments).
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct CheckerArgs {
+    /// Who checks an LRAT proof: the builtin checker, cake_lpr (verified in CakeML, the
+    /// SAT competition's; scripts/install-cake-lpr.sh), or both (the proof stands only if
+    /// both accept it). A varisat proof is checked by varisat's checker, the one of its
+    /// format.
+    #[arg(long, default_value = "builtin", value_parser = parse_checker)]
+    pub checker: Checker,
+}
+
+fn parse_checker(text: &str) -> Result<Checker, String> {
+    text.parse()
+}
+
+impl CheckerArgs {
+    /// The checker asked, or why it cannot run here (cake_lpr not installed): an error
+    /// before any work, not a proof rejected after it.
+    pub fn checker(&self) -> Result<Checker, String> {
+        if self.checker != Checker::Builtin && cake_lpr().is_none() {
+            return Err(
+                "--checker: cake_lpr is not installed (scripts/install-cake-lpr.sh builds it; or set CAKE_LPR)"
+                    .into(),
+            );
+        }
+        Ok(self.checker)
+    }
+}
+
+/// How a proof was checked: its format and the checkers that accepted it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// The proof's format.
+    pub format: Format,
+    /// Who accepted it, in words ("cake_lpr", "the builtin LRAT checker and cake_lpr").
+    pub by: &'static str,
+}
+
+/// The cake_lpr to run: `$CAKE_LPR` where set (none if it names no file), else
+/// `cake_lpr` on the PATH (scripts/install-cake-lpr.sh).
+pub fn cake_lpr() -> Option<std::path::PathBuf> {
+    if let Some(path) = std::env::var_os("CAKE_LPR") {
+        let path = std::path::PathBuf::from(path);
+        return path.is_file().then_some(path);
+    }
+    let paths = std::env::var_os("PATH")?;
+    std::env::split_paths(&paths)
+        .map(|dir| dir.join("cake_lpr"))
+        .find(|path| path.is_file())
+}
+
+/// cake_lpr on the CNF and the LRAT proof: it prints `s VERIFIED UNSAT` on its standard
+/// output when the proof holds (its exit status is 0 either way), else why not.
+fn run_cake_lpr(cnf: &std::path::Path, proof: &std::path::Path) -> Result<(), String> {
+    let program = cake_lpr().ok_or(
+        "cake_lpr is not installed (scripts/install-cake-lpr.sh builds it; or set CAKE_LPR)",
+    )?;
+    let output = std::process::Command::new(&program)
+        .arg(cnf)
+        .arg(proof)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
+    let said = String::from_utf8_lossy(&output.stdout);
+    if said.lines().any(|line| line.trim() == "s VERIFIED UNSAT") {
+        return Ok(());
+    }
+    let why = String::from_utf8_lossy(&output.stderr);
+    let last = why
+        .lines()
+        .chain(said.lines())
+        .rfind(|l| !l.trim().is_empty())
+        .unwrap_or("no verdict");
+    Err(format!("cake_lpr rejects it: {}", last.trim()))
+}
+
+/// Checks the proof file against the CNF file (either format): how it was checked, or
+/// the first step that fails. An LRAT proof goes to `checker`; a varisat proof to
+/// varisat's checker, the only one of its format. The proof is untrusted input: a
+/// varisat proof is first read through [`screen_varisat`], so that a corrupt or hostile
+/// one is an error, never a panic, an abort on a huge allocation or memory without end in
+/// varisat's checker (which trusts the lengths it reads); and it must be a regular file
+/// (`/dev/zero` is no proof).
+pub fn check_files(
+    cnf: &std::path::Path,
+    proof: &std::path::Path,
+    checker: Checker,
+) -> Result<Checked, String> {
     let open = |path: &std::path::Path| {
         std::fs::File::open(path)
             .map(BufReader::new)
@@ -134,7 +245,22 @@ pub fn check_files(cnf: &std::path::Path, proof: &std::path::Path) -> Result<For
         .copied();
     match first.map(Format::detect) {
         None => Err("the proof is empty".into()),
-        Some(Format::Lrat) => crate::lrat::check(open(cnf)?, reader).map(|_| Format::Lrat),
+        Some(Format::Lrat) => {
+            if checker != Checker::CakeLpr {
+                crate::lrat::check(open(cnf)?, reader)?;
+            }
+            if checker != Checker::Builtin {
+                run_cake_lpr(cnf, proof)?;
+            }
+            Ok(Checked {
+                format: Format::Lrat,
+                by: match checker {
+                    Checker::Builtin => "the builtin LRAT checker",
+                    Checker::CakeLpr => "cake_lpr",
+                    Checker::Both => "the builtin LRAT checker and cake_lpr",
+                },
+            })
+        }
         Some(Format::Varisat) => {
             let header = crate::dimacs::read_header(open(cnf)?)
                 .map_err(|e| format!("the CNF: {}", e.located(cnf)))?;
@@ -144,7 +270,10 @@ pub fn check_files(cnf: &std::path::Path, proof: &std::path::Path) -> Result<For
             // left in it (an index it does not check) is still the proof's failure.
             std::panic::catch_unwind(move || check_dimacs(cnf, proof))
                 .unwrap_or_else(|_| Err("varisat's checker failed on it".into()))
-                .map(|()| Format::Varisat)
+                .map(|()| Checked {
+                    format: Format::Varisat,
+                    by: "varisat's checker",
+                })
         }
     }
 }
@@ -307,7 +436,9 @@ mod tests {
         let mut cnf = Vec::new();
         crate::dimacs::write_clauses(&mut cnf, &formula, &[]).unwrap();
         let cnf = write("f.cnf", &cnf);
-        let check = |proof: &[u8]| check_files(&cnf, &write("p", proof));
+        let check = |proof: &[u8]| {
+            check_files(&cnf, &write("p", proof), Checker::Builtin).map(|c| c.format)
+        };
         assert_eq!(check(&proof), Ok(Format::Varisat));
         assert!(check(b"1 0 1 0\n").unwrap_err().contains("line 1"));
         assert!(check(b"").is_err());
@@ -328,7 +459,7 @@ mod tests {
         let proof_path = dir.path().join("p");
         let check = |bytes: &[u8]| {
             std::fs::write(&proof_path, bytes).unwrap();
-            check_files(&cnf_path, &proof_path)
+            check_files(&cnf_path, &proof_path, Checker::Both).map(|c| c.format)
         };
         assert_eq!(check(&proof), Ok(Format::Varisat));
         let mut hostile: Vec<Vec<u8>> = vec![
@@ -356,7 +487,7 @@ mod tests {
         for bytes in &hostile[..6] {
             assert!(check(bytes).is_err(), "{bytes:?}");
         }
-        let device = check_files(&cnf_path, std::path::Path::new("/dev/zero"));
+        let device = check_files(&cnf_path, "/dev/zero".as_ref(), Checker::Builtin);
         assert!(device.unwrap_err().contains("not a regular file"));
     }
 }

@@ -38,6 +38,13 @@ fn solve_sat_and_unsat_in_json() {
     let output = satgen(&["solve", "--mobility", "30", "--plies", "3", "--json"]);
     assert!(output.status.success());
     assert_eq!(json(&output)["result"], "UNSAT");
+    // No --proof: the solver's word, and said to be.
+    assert_eq!(json(&output)["proof_checked"], false);
+    let output = satgen(&["solve", "--mobility", "30", "--plies", "3"]);
+    assert!(
+        stdout_text(&output).starts_with("UNSAT (unchecked)\n"),
+        "{output:?}"
+    );
 }
 
 #[test]
@@ -111,6 +118,22 @@ fn emitted_cnf_decodes_and_bad_models_are_rejected() {
     let err = String::from_utf8(output.stderr).unwrap();
     assert!(err.contains("model.txt:2:"), "{err}");
     assert_eq!(err.lines().count(), 1);
+
+    // A solver that says UNSATISFIABLE (of a satisfiable CNF): its word, not a checked
+    // answer, and the output says so.
+    std::fs::write(&model_path, "s UNSATISFIABLE\n").unwrap();
+    let args = [
+        "decode",
+        cnf.to_str().unwrap(),
+        model_path.to_str().unwrap(),
+    ];
+    let output = satgen(&args);
+    assert!(
+        stdout_text(&output).starts_with("UNSAT (unchecked)\n"),
+        "{output:?}"
+    );
+    let output = satgen(&[&args[..], &["--json"]].concat());
+    assert_eq!(json(&output)["proof_checked"], false, "{output:?}");
 
     // A literal far beyond the CNF's variables: one line, no table grown to it.
     for huge in ["2000000000", "-9223372036854775808"] {
@@ -678,6 +701,47 @@ fn check_proof_verifies_and_rejects() {
         assert_eq!(err.lines().count(), 1, "{proof}: {err}");
         assert!(!err.contains("panicked"), "{proof}: {err}");
     }
+}
+
+/// `check-proof --checker cake_lpr|both`: where cake_lpr is installed (CI installs it,
+/// scripts/install-cake-lpr.sh), CaDiCaL's proofs verify with it alone and with both
+/// checkers, and a changed lemma is rejected by cake_lpr alone (exit 1); where it is not,
+/// asking for it is a one-line error before any work (exit 2).
+#[test]
+fn cake_lpr_checks_lrat_proofs_where_installed() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let data = |name: &str| data.join(name).to_str().unwrap().to_string();
+    let cnf = data("pigeons-6-in-5.cnf");
+    if satgen::proof::cake_lpr().is_none() {
+        eprintln!("cake_lpr is not installed: only its absence is tested");
+        let proof = data("pigeons-6-in-5.lrat");
+        let output = satgen(&["check-proof", &cnf, &proof, "--checker", "cake_lpr"]);
+        assert_eq!(output.status.code(), Some(2), "{output:?}");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(err.contains("cake_lpr is not installed"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        return;
+    }
+    for proof in ["pigeons-6-in-5.lrat", "pigeons-6-in-5.binary.lrat"] {
+        for (checker, by) in [
+            ("cake_lpr", "(checked by cake_lpr)"),
+            ("both", "(checked by the builtin LRAT checker and cake_lpr)"),
+        ] {
+            let output = satgen(&["check-proof", &cnf, &data(proof), "--checker", checker]);
+            assert!(output.status.success(), "{proof} {checker}: {output:?}");
+            assert!(stdout_text(&output).contains(by), "{output:?}");
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let altered = dir.path().join("altered.lrat");
+    let text = std::fs::read_to_string(data("pigeons-6-in-5.lrat")).unwrap();
+    std::fs::write(&altered, text.replacen("82 -6 ", "82 6 ", 1)).unwrap();
+    let altered = altered.to_str().unwrap();
+    let output = satgen(&["check-proof", &cnf, altered, "--checker", "cake_lpr"]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(err.contains("cake_lpr rejects it"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
 
 /// Proofs that CaDiCaL 2.2.1 wrote (`cadical --lrat=true [--binary=false]`) for the

@@ -134,6 +134,7 @@ fn decider_answers_by_sat_alone() {
         cpu_limit: None,
         trust_unsat: false,
         whole_first: false,
+        checker: satgen::proof::Checker::Builtin,
     };
     // The last position of each kind with the whole question first (`whole_first`),
     // which must find the games and refute as well; the others with the parts first.
@@ -179,8 +180,11 @@ fn decider_answers_by_sat_alone() {
         if let Some(proof) = d.proof {
             assert_eq!(proof, proofs.path().join("near-miss.varisat"));
             let cnf = proof.with_extension("cnf");
-            let checked = satgen::proof::check_files(&cnf, &proof);
-            assert_eq!(checked, Ok(satgen::proof::Format::Varisat));
+            let checked = satgen::proof::check_files(&cnf, &proof, Default::default());
+            assert_eq!(
+                checked.map(|c| c.format),
+                Ok(satgen::proof::Format::Varisat)
+            );
         }
         refuted += 1;
     }

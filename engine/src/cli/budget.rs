@@ -61,12 +61,49 @@ pub fn parse_memory_mb(text: &str) -> Result<u64, String> {
     if mb < 2 {
         return Err(format!("{mb} MiB is too little: at least 2"));
     }
-    match physical_memory_mb() {
-        Some(machine) if mb > machine => Err(format!(
+    match (physical_memory_mb(), address_space_left_mb()) {
+        (Some(machine), _) if mb > machine => Err(format!(
             "{mb} MiB is more than the {machine} MiB of memory this machine has"
+        )),
+        (_, Some(left)) if mb > left => Err(format!(
+            "{mb} MiB is more than the {left} MiB this process may still map under its \
+             address-space limit (ulimit -v), less {HEADROOM_MB} MiB for its threads and code"
         )),
         _ => Ok(mb),
     }
+}
+
+/// Address space a process keeps beside its tables: threads' stacks, buffers, the code.
+const HEADROOM_MB: u64 = 256;
+
+/// What the address-space limit (`ulimit -v`, RLIMIT_AS) leaves for tables in MiB, where
+/// there is one: the limit less what the process maps now and [`HEADROOM_MB`]. A table
+/// beyond it would make the allocation fail, which Rust answers with an abort.
+fn address_space_left_mb() -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the struct it is given and nothing else.
+        if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0
+            || limit.rlim_cur == libc::RLIM_INFINITY
+        {
+            return None;
+        }
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let mapped_kb: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmSize:"))?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()?;
+        Some((limit.rlim_cur >> 20).saturating_sub((mapped_kb >> 10) + HEADROOM_MB))
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
 }
 
 /// The machine's memory in MiB, where the system says.

@@ -422,13 +422,34 @@ pub fn load_eval(spec: &str) -> Result<Arc<dyn Evaluation>, Failure> {
         "trained" => PatternEval::embedded(),
         "hand" => Arc::new(HandEval),
         path => {
-            let bytes = std::fs::read(path)
-                .map_err(|e| Failure::Input(format!("{path}: cannot read: {e}")))?;
+            let bytes = read_weights(path)?;
             Arc::new(
                 PatternEval::decode(&bytes).map_err(|e| Failure::Input(format!("{path}: {e}")))?,
             )
         }
     })
+}
+
+/// The bytes of a weights file (`engine train`'s), read with a cap: a wrong file
+/// (`/dev/zero`, a database) is an error at once, not a read into memory without end.
+#[cfg(feature = "search")]
+pub fn read_weights(path: &str) -> Result<Vec<u8>, Failure> {
+    use std::io::Read;
+    // The trained weights take 1.4 MiB; a set of patterns ten times larger still fits.
+    const MOST_BYTES: u64 = 64 << 20;
+    let file = std::fs::File::open(path)
+        .map_err(|e| Failure::Input(format!("{path}: cannot read: {e}")))?;
+    let mut bytes = Vec::new();
+    file.take(MOST_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Failure::Input(format!("{path}: cannot read: {e}")))?;
+    if bytes.len() as u64 > MOST_BYTES {
+        return Err(Failure::Input(format!(
+            "{path}: over {} MiB: not a weights file",
+            MOST_BYTES >> 20
+        )));
+    }
+    Ok(bytes)
 }
 
 /// A ProbCut level of the midgame search (index into `probcut::CONFIDENCE`), or `None`

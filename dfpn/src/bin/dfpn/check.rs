@@ -2,7 +2,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use dfpn::proof::{
-    check, check_exact, ExactProofFile, ProofFile, CHECK_LEAF_EMPTIES, EXACT_FORMAT,
+    check, check_exact, ExactProofFile, ProofFile, CHECK_LEAF_EMPTIES, EXACT_FORMAT, FORMAT,
 };
 use engine::cli::{self, Failure};
 use engine::search::Solver;
@@ -26,7 +26,10 @@ pub struct Args {
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let name = args.file.display();
-    let text = std::fs::read_to_string(&args.file)
+    // Parsed as it is read: a file that is not JSON (`/dev/zero`, a binary) stops at its
+    // first byte, and memory holds the proof, never the text beside it.
+    let reader = std::fs::File::open(&args.file)
+        .map(std::io::BufReader::new)
         .map_err(|e| Failure::Input(format!("{name}: cannot read: {e}")))?;
     let not_a_proof = |e: serde_json::Error| {
         Failure::Input(format!(
@@ -35,7 +38,15 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             e.column()
         ))
     };
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(not_a_proof)?;
+    let value: serde_json::Value = serde_json::from_reader(reader).map_err(not_a_proof)?;
+    // A file of another kind is malformed input (exit 2), as is one without a format; a
+    // proof of the right kind that does not hold is what exit 1 says.
+    if value["format"] != FORMAT && value["format"] != EXACT_FORMAT {
+        return Err(Failure::Input(format!(
+            "{name}: not a proof file: format {}, expected {FORMAT:?} or {EXACT_FORMAT:?}",
+            value["format"]
+        )));
+    }
     let solver = Solver::new(args.search.hash.mb());
     // The JSON of what was verified and the line saying so, or why the proof fails.
     let verdict = if value["format"] == EXACT_FORMAT {

@@ -69,9 +69,7 @@ struct Row {
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let bytes = match args.weights.as_str() {
         "trained" => PatternEval::embedded().encode(),
-        path => {
-            std::fs::read(path).map_err(|e| Failure::Input(format!("{path}: cannot read: {e}")))?
-        }
+        path => cli::read_weights(path)?,
     };
     let mut eval = PatternEval::decode(&bytes)
         .map_err(|e| Failure::Input(format!("{}: {e}", args.weights)))?;

@@ -60,6 +60,8 @@ pub struct SearchArgs {
     #[arg(long, value_name = "SECONDS")]
     cpu_limit: Option<f64>,
     #[command(flatten)]
+    checker: satgen::proof::CheckerArgs,
+    #[command(flatten)]
     run: RunArgs,
 }
 
@@ -96,6 +98,7 @@ impl SearchArgs {
                 .transpose()?,
             trust_unsat: self.trust_unsat,
             whole_first: self.whole_first,
+            checker: self.checker.checker().map_err(Failure::Input)?,
         })
     }
 }

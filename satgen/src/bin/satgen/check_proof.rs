@@ -11,6 +11,8 @@ pub(crate) struct CheckProofArgs {
     pub cnf: PathBuf,
     /// The proof (LRAT or varisat's format).
     pub proof: PathBuf,
+    #[command(flatten)]
+    pub checker: satgen::proof::CheckerArgs,
 }
 
 pub(crate) fn check_proof(args: &CheckProofArgs, out: &mut impl Write) -> Result<(), Failure> {
@@ -18,15 +20,19 @@ pub(crate) fn check_proof(args: &CheckProofArgs, out: &mut impl Write) -> Result
         std::fs::File::open(path)
             .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
     }
+    let checker = args.checker.checker().map_err(Failure::Input)?;
     let progress = cli::spinner(format!("checking {}", args.proof.display()));
-    let checked = satgen::proof::check_files(&args.cnf, &args.proof);
+    let checked = satgen::proof::check_files(&args.cnf, &args.proof, checker);
     progress.finish_and_clear();
-    let format = checked.map_err(|e| Failure::Invalid(format!("{}: {e}", args.proof.display())))?;
+    let checked =
+        checked.map_err(|e| Failure::Invalid(format!("{}: {e}", args.proof.display())))?;
     writeln!(
         out,
-        "VERIFIED: {} ({format:?}) proves {} unsatisfiable",
+        "VERIFIED: {} ({:?}) proves {} unsatisfiable (checked by {})",
         args.proof.display(),
-        args.cnf.display()
+        checked.format,
+        args.cnf.display(),
+        checked.by
     )?;
     Ok(())
 }

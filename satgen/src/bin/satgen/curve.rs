@@ -107,29 +107,32 @@ fn line(point: &Point) -> String {
     )
 }
 
-/// The games of a `--witnesses` file, with forced passes.
+/// The games of a `--witnesses` file, with forced passes: read a line at a time (a line
+/// over 1 MiB is an error naming it, as for every input file).
 fn known_games(path: &std::path::Path) -> Result<Vec<engine::Game>, Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('%'))
-        .map(|(i, l)| {
-            let at = format!("{}:{}", path.display(), i + 1);
-            let row: serde_json::Value;
-            let moves = if l.trim_start().starts_with('{') {
-                row = serde_json::from_str(l).map_err(|e| Failure::Input(format!("{at}: {e}")))?;
-                row["witness"]
-                    .as_str()
-                    .ok_or_else(|| Failure::Input(format!("{at}: a row without a witness game")))?
-            } else {
-                l.rsplit(';').next().unwrap_or(l).trim()
-            };
-            engine::Game::replay(engine::Position::START, moves).map_err(|(offset, kind)| {
-                Failure::Input(format!("{at}: move at byte {offset} of the moves: {kind}"))
-            })
-        })
-        .collect()
+    let source = path.display().to_string();
+    let game = |source: &str, line: usize, text: &str| {
+        let text = text.trim();
+        if text.is_empty() || text.starts_with('%') {
+            return Ok(None);
+        }
+        let bad =
+            |why: String| engine::ParseError::new(source, line, 0, engine::ParseErrorKind::Io(why));
+        let row: serde_json::Value;
+        let moves = if text.starts_with('{') {
+            row = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+            row["witness"]
+                .as_str()
+                .ok_or_else(|| bad("a row without a witness game".into()))?
+        } else {
+            text.rsplit(';').next().unwrap_or(text).trim()
+        };
+        engine::Game::replay(engine::Position::START, moves)
+            .map(Some)
+            .map_err(|(offset, kind)| bad(format!("move at byte {offset} of the moves: {kind}")))
+    };
+    let games = engine::obf::parse_lines(&source, engine::obf::open(path)?, game)?;
+    Ok(games.into_iter().map(|(_, game)| game).collect())
 }
 
 /// The first `ply` moves of the game whose position after them gives its side to move the

@@ -32,6 +32,8 @@ pub(crate) struct SolverArgs {
     /// proof that satgen checks.
     #[arg(long, value_name = "DIR")]
     proof: Option<PathBuf>,
+    #[command(flatten)]
+    checker: satgen::proof::CheckerArgs,
 }
 
 #[derive(clap::Args)]
@@ -125,9 +127,9 @@ pub(crate) struct ProofReport {
     cnf: String,
     pub proof: String,
     proof_format: satgen::proof::Format,
+    /// Who accepted the proof (`--checker`).
+    checked_by: &'static str,
     proof_bytes: u64,
-    /// Always true: a proof that fails its check is an error (exit 1), never an answer.
-    proof_checked: bool,
     check_seconds: f64,
 }
 
@@ -139,16 +141,45 @@ struct CubeReport {
     variables: u32,
     clauses: usize,
     seconds: f64,
+    /// For an UNSAT cube: whether its proof was checked (false: the solver's word).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proof_checked: Option<bool>,
     /// With --proof, an UNSAT cube's checked proof.
     #[serde(flatten)]
     proof: Option<ProofReport>,
 }
 
-pub(crate) fn print(answer: &Answer, json: bool, out: &mut impl Write) -> Result<(), Failure> {
-    if json {
-        return cli::write_json(out, answer);
+impl Answer {
+    /// For an UNSAT: whether checked proofs stand behind it (its own, or every UNSAT
+    /// cube's); `false` is the solver's word (no `--proof`, or a solver output decoded).
+    /// `None` for the other answers.
+    fn proof_checked(&self) -> Option<bool> {
+        let cubes_checked = self.cubes.as_ref().is_some_and(|cubes| {
+            let mut unsat = cubes
+                .iter()
+                .filter(|c| c.result == Verdict::Unsat)
+                .peekable();
+            unsat.peek().is_some() && unsat.all(|c| c.proof.is_some())
+        });
+        (self.result == Verdict::Unsat).then_some(self.proof.is_some() || cubes_checked)
     }
-    writeln!(out, "{}", answer.result)?;
+}
+
+/// The answer as a table or JSON; an UNSAT that no checked proof stands behind says so
+/// ("UNSAT (unchecked)", `"proof_checked": false`).
+pub(crate) fn print(answer: &Answer, json: bool, out: &mut impl Write) -> Result<(), Failure> {
+    let checked = answer.proof_checked();
+    if json {
+        let mut value = serde_json::to_value(answer).expect("an answer serialises");
+        if let Some(checked) = checked {
+            value["proof_checked"] = checked.into();
+        }
+        return cli::write_json(out, &value);
+    }
+    match checked {
+        Some(false) => writeln!(out, "{} (unchecked)", answer.result)?,
+        _ => writeln!(out, "{}", answer.result)?,
+    }
     match (&answer.moves, answer.ply, answer.mobility) {
         (Some(moves), Some(ply), Some(mobility)) => {
             writeln!(out, "mobility {mobility} at ply {ply} after {moves}")?
@@ -192,11 +223,12 @@ pub(crate) fn print(answer: &Answer, json: bool, out: &mut impl Write) -> Result
     if let Some(p) = &answer.proof {
         writeln!(
             out,
-            "proof {} ({:?}, {:.1} MB) of {} checked in {:.1} s",
+            "proof {} ({:?}, {:.1} MB) of {} checked by {} in {:.1} s",
             p.proof,
             p.proof_format,
             p.proof_bytes as f64 / 1e6,
             p.cnf,
+            p.checked_by,
             p.check_seconds
         )?;
     }
@@ -282,7 +314,7 @@ pub(crate) fn run_solver(
         return Ok((outcome, None));
     }
     let start = Instant::now();
-    let proof_format = satgen::proof::check_files(&cnf, &proof).map_err(|e| {
+    let checked = satgen::proof::check_files(&cnf, &proof, args.checker.checker).map_err(|e| {
         Failure::Invalid(format!(
             "{}: the solver's proof is rejected: {e}",
             proof.display()
@@ -296,9 +328,9 @@ pub(crate) fn run_solver(
         Some(ProofReport {
             cnf: cnf.display().to_string(),
             proof: proof.display().to_string(),
-            proof_format,
+            proof_format: checked.format,
+            checked_by: checked.by,
             proof_bytes,
-            proof_checked: true,
             check_seconds: start.elapsed().as_secs_f64(),
         }),
     ))
@@ -307,6 +339,7 @@ pub(crate) fn run_solver(
 /// With `--proof DIR`: the directory made, and the solver able to write a proof satgen
 /// checks.
 pub(crate) fn prepare_proofs(args: &SolverArgs) -> Result<(), Failure> {
+    args.checker.checker().map_err(Failure::Input)?;
     let Some(dir) = &args.proof else {
         return Ok(());
     };
@@ -503,6 +536,7 @@ fn solve_by_ply(
                     clauses: encoded.formula.clauses(),
                     // The solver's time; the proof's check is counted apart.
                     seconds: cube_start.elapsed().as_secs_f64() - check_seconds,
+                    proof_checked: (result == Verdict::Unsat).then_some(proof.is_some()),
                     proof,
                 };
                 progress.suspend(|| {
