@@ -160,6 +160,39 @@ fn proofs_are_written_checked_and_tampering_is_caught() {
         stderr(&output)
     );
 
+    // A file of another format, or of none: malformed input (exit 2) alike; a device
+    // stops at its first byte.
+    for format in [
+        serde_json::json!("othello-dfpn-proof/9"),
+        serde_json::Value::Null,
+    ] {
+        let mut proof: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        proof["format"] = format.clone();
+        std::fs::write(&tampered, proof.to_string()).unwrap();
+        let output = dfpn(&["check-proof", tampered.to_str().unwrap()]);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{format}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains("not a proof file"),
+            "{}",
+            stderr(&output)
+        );
+    }
+    let output = dfpn(&["check-proof", "/dev/zero"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    // From standard input.
+    let piped = std::process::Command::new(env!("CARGO_BIN_EXE_dfpn"))
+        .args(["check-proof", "-"])
+        .stdin(std::fs::File::open(&path).unwrap())
+        .output()
+        .unwrap();
+    assert!(piped.status.success(), "{}", stderr(&piped));
+
     std::fs::write(&tampered, "{ not json").unwrap();
     let output = dfpn(&["check-proof", tampered.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));

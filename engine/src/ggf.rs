@@ -41,19 +41,26 @@ impl Clock {
 
 /// The games of a GGF file, each with the line it starts on: a game runs from `(;` to the
 /// next `;)`, and several may share a line (as in GGS archives). Text outside games is
-/// ignored; an unclosed last game runs to the end (and fails to parse if cut short).
-pub fn split_games(text: &str) -> Vec<(usize, &str)> {
+/// ignored. A game without its `;)` (a file cut off, a download stopped) is an error with
+/// its line, never a shorter game or one dropped.
+pub fn split_games(text: &str) -> Result<Vec<(usize, &str)>, (usize, String)> {
     let mut games = Vec::new();
     let mut at = 0;
     while let Some(open) = text[at..].find("(;").map(|i| at + i) {
+        let line = 1 + text[..open].matches('\n').count();
         let end = text[open + 2..]
             .find(";)")
-            .map_or(text.len(), |i| open + 2 + i + 2);
-        let line = 1 + text[..open].matches('\n').count();
+            .map(|i| open + 2 + i + 2)
+            .ok_or_else(|| {
+                (
+                    line,
+                    "a game without its end `;)` (the file cut off?)".to_string(),
+                )
+            })?;
         games.push((line, &text[open..end]));
         at = end;
     }
-    games
+    Ok(games)
 }
 
 /// The game a GGF text describes: its start position and moves, replayed by the rules.
@@ -231,12 +238,17 @@ mod tests {
     fn games_of_a_file_are_split_with_their_lines() {
         let text =
             "% archive\n(;GM[Othello]BO[8 x]B[f5];) (;GM[Othello]\nB[d3];)\n\n(;GM[Othello];)";
-        let games = split_games(text);
+        let games = split_games(text).unwrap();
         let lines: Vec<usize> = games.iter().map(|(line, _)| *line).collect();
         assert_eq!(lines, [2, 2, 5]);
         assert_eq!(games[1].1, "(;GM[Othello]\nB[d3];)");
         assert!(games
             .iter()
             .all(|(_, g)| g.starts_with("(;") && g.ends_with(";)")));
+        // The last game cut off between its moves: an error at its line, not a game less.
+        let cut = "(;GM[Othello]B[f5];)\n(;GM[Othello]B[f5]W[d6]";
+        let (line, error) = split_games(cut).unwrap_err();
+        assert_eq!(line, 2);
+        assert!(error.contains("cut off"), "{error}");
     }
 }

@@ -23,10 +23,14 @@ pub fn parse_position(source: &str, text: &str) -> Result<(Obf, Option<Game>), P
 }
 
 /// Whether `text` is meant as an OBF line: its first word has the 64 squares (perhaps
-/// with the side to move attached, and a `;`).
-fn looks_like_obf(text: &str) -> bool {
+/// with the side to move attached, and a `;`), or is a long run of square characters
+/// (a board with a square too many or too few, which the OBF parser then names; no move
+/// list is made of them).
+pub fn looks_like_obf(text: &str) -> bool {
     let first_word = text.split_whitespace().next().unwrap_or_default();
-    matches!(first_word.trim_end_matches(';').chars().count(), 64 | 65)
+    let squares = first_word.trim_end_matches(';');
+    matches!(squares.chars().count(), 64 | 65)
+        || (squares.len() >= 16 && squares.chars().all(|c| "XxOo*-.".contains(c)))
 }
 
 /// What a command-line argument that takes a position or a file names.
@@ -41,15 +45,32 @@ pub enum PositionOrFile {
 /// file when one is at that path. Otherwise the error says what was meant: "no such file"
 /// when the text looks like a path (a `/` or `\\`, or a name with an extension such as
 /// `.obf`, without spaces), the position's own error when it does not.
+/// `-` is standard input.
 pub fn position_or_file(source: &str, text: &str) -> Result<PositionOrFile, ParseError> {
     let error = match parse_position(source, text) {
         Ok((obf, game)) => return Ok(PositionOrFile::Position(obf, game)),
         Err(e) => e,
     };
     let path = std::path::Path::new(text);
-    if path.is_file() {
+    if path.is_file() || text == "-" {
         return Ok(PositionOrFile::File(path.to_path_buf()));
     }
+    if path.is_dir() {
+        return Err(ParseError::new(
+            text,
+            0,
+            0,
+            ParseErrorKind::Io("is a directory, not a file of positions".into()),
+        ));
+    }
+    if looks_like_obf(text) {
+        return Err(error);
+    }
+    // Neither a position nor a file: say both, since either may have been meant.
+    let error = ParseError {
+        kind: ParseErrorKind::Io(format!("{}; nor is there a file {text:?}", error.kind)),
+        ..error
+    };
     let looks_like_path = text.contains(['/', '\\'])
         || (path.extension().is_some() && !text.contains(char::is_whitespace));
     if looks_like_path {
@@ -144,6 +165,7 @@ pub fn read_positions(path: &Path, empties: Option<u32>) -> Result<Vec<(usize, O
             let empties = empties.ok_or_else(|| fail("give --empties for a GGF file".into()))?;
             let text = std::str::from_utf8(&bytes).map_err(|_| fail("not UTF-8 text".into()))?;
             let games = crate::ggf::split_games(text)
+                .map_err(|(line, e)| ParseError::new(&source, line, 0, ParseErrorKind::Io(e)))?
                 .into_iter()
                 .map(|(line, game)| {
                     crate::ggf::parse(game)

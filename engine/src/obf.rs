@@ -106,11 +106,20 @@ impl Obf {
                 // Text between the side to move and the first ';'.
                 return Err((field_start, ParseErrorKind::BadAnswer(field.to_string())));
             }
-            answers.push(parse_answer(field).map_err(|e| (field_start, e))?);
+            answers.push((
+                field_start,
+                parse_answer(field).map_err(|e| (field_start, e))?,
+            ));
+        }
+        let position = Position::from_colors(black, white, side);
+        // An answer for a move that cannot be played there is a malformed line, not an
+        // answer the solver could disagree with.
+        for (at, answer) in &answers {
+            position.play(answer.mv).map_err(|e| (*at, e))?;
         }
         Ok(Obf {
-            position: Position::from_colors(black, white, side),
-            answers,
+            position,
+            answers: answers.into_iter().map(|(_, answer)| answer).collect(),
             known_score: None,
         })
     }

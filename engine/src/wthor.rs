@@ -103,6 +103,14 @@ pub fn parse(source: &str, bytes: &[u8]) -> Result<(Header, Vec<Record>), ParseE
         .enumerate()
         .map(|(i, record)| {
             let game = replay(&record[8..]).map_err(|message| error(Some(i + 1), message))?;
+            for (what, discs) in [("discs", record[6]), ("theoretical discs", record[7])] {
+                if discs > 64 {
+                    return Err(error(
+                        Some(i + 1),
+                        format!("black's {what} {discs}, over 64"),
+                    ));
+                }
+            }
             Ok(Record {
                 tournament: u16_at(record, 0),
                 black_player: u16_at(record, 2),
@@ -237,5 +245,13 @@ mod tests {
         bytes[16 + 68 + 9] = 0;
         let error = parse("t.wtb", &bytes).unwrap_err().to_string();
         assert!(error.contains("after the end"), "{error}");
+        // A theoretical score beyond the board: the record is damaged, not an answer.
+        let mut bytes = write(&header, &[record("f5d6"), record("f5d6c3")]);
+        bytes[16 + 68 + 7] = 70;
+        let error = parse("t.wtb", &bytes).unwrap_err().to_string();
+        assert!(
+            error.starts_with("t.wtb game 2: black's theoretical discs 70"),
+            "{error}"
+        );
     }
 }

@@ -96,7 +96,8 @@ fn bad_input_is_one_line_and_exit_status_2() {
     std::fs::write(&empty_file, "% nothing here\n\n").unwrap();
     let empty = "-".repeat(64);
     let start = "---------------------------OX------XO---------------------------";
-    let cases: Vec<(Vec<String>, &str)> = vec![
+    let cases: Vec<(Vec<String>, &str)> =
+        vec![
         (
             vec!["show".into(), "f5 a1".into()],
             "position:1:4: illegal move a1",
@@ -131,6 +132,29 @@ fn bad_input_is_one_line_and_exit_status_2() {
             vec!["solve".into(), "/dev/zero".into()],
             "/dev/zero:1: line longer than 1 MiB",
         ),
+        // An answer for a move that cannot be played is a malformed line (it was exit 1,
+        // a wrong answer).
+        (
+            vec!["solve".into(), "--board".into(), format!("{start} X; A1:+2;")],
+            "--board:1:69: illegal move a1",
+        ),
+        // A board with a square missing is read as a board, not as a list of moves.
+        (
+            vec!["show".into(), format!("{} X", &start[1..])],
+            "board has 63 squares",
+        ),
+        (
+            vec!["show".into(), dir.path().to_str().unwrap().into()],
+            "is a directory",
+        ),
+        (
+            vec!["show".into(), "no".into()],
+            "\"no\" is not a move (a1..h8, or ps/pa/pass for a pass); nor is there a file \"no\"",
+        ),
+        (
+            vec!["solve".into(), format!("{} X", start.replace('-', "."))],
+            "it looks like a position: give it with --board",
+        ),
     ];
     for (args, message) in cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -141,6 +165,16 @@ fn bad_input_is_one_line_and_exit_status_2() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
         assert!(output.stdout.is_empty(), "{args:?}");
     }
+}
+
+/// `-` is standard input for `show`, as for the batch commands.
+#[test]
+fn show_reads_standard_input() {
+    let lines = std::fs::read_to_string(problems("fforum-1-19.obf")).unwrap();
+    let (output, shown) = engine_with_input(&["show", "-"], &lines);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(shown.matches("obf: ").count(), 19, "{shown}");
+    assert!(shown.starts_with("-:"), "{shown}");
 }
 
 /// What parses as a position is one, even where a file of that name exists.
@@ -175,7 +209,8 @@ fn usage_errors_show_the_whole_message() {
             vec!["solve", "--board", "f5", "--hash-mb", "-1"],
             "a positive number of MiB",
         ),
-        (vec!["solve"], "required arguments were not provided"),
+        // Without the arguments it needs, the whole help.
+        (vec!["solve"], "Usage: engine solve"),
         (vec![], "Commands:"),
     ] {
         let output = engine(&args);
@@ -445,6 +480,10 @@ fn datagen_resumes_and_train_writes_weights_that_solve_uses() {
     let output = engine(&["solve", "--board", "f5", "--eval", weights]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains(weights));
+    // A device is read with a cap, not into memory without end.
+    let output = engine(&["solve", "--board", "f5", "--eval", "/dev/zero"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("not a weights file"));
 }
 
 /// Runs `engine ARGS` with `input` on stdin; returns its stdout.

@@ -446,6 +446,13 @@ fn maxmob_table_ends_with_a_newline() {
 /// Usage errors: clap's whole message (what is wrong, then the usage), exit status 2.
 #[test]
 fn bad_arguments_show_the_usage_and_exit_2() {
+    // Without arguments, the whole help: every way to ask (--plies or --discs).
+    let bare = retro(&["enumerate"]);
+    let help = String::from_utf8_lossy(&bare.stderr);
+    assert!(
+        help.contains("--plies") && help.contains("--discs"),
+        "{help}"
+    );
     for args in [
         vec!["enumerate"],
         vec!["enumerate", "--plies", "61"],

@@ -10,6 +10,21 @@ fn satgen(args: &[&str]) -> Output {
         .expect("satgen runs")
 }
 
+/// `satgen ARGS` with `input` on its standard input.
+fn satgen_with_input(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_satgen"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("satgen runs");
+    // A command that refuses its arguments reads none of it (a broken pipe here).
+    let _ = child.stdin.take().unwrap().write_all(input);
+    child.wait_with_output().unwrap()
+}
+
 fn stdout_text(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -118,6 +133,18 @@ fn emitted_cnf_decodes_and_bad_models_are_rejected() {
     let err = String::from_utf8(output.stderr).unwrap();
     assert!(err.contains("model.txt:2:"), "{err}");
     assert_eq!(err.lines().count(), 1);
+
+    // The model from standard input.
+    let model_text = format!("s SATISFIABLE\nv {} 0\n", model.join(" "));
+    let output = satgen_with_input(
+        &["decode", cnf.to_str().unwrap(), "-"],
+        model_text.as_bytes(),
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "rejected as above: {output:?}"
+    );
 
     // A solver that says UNSATISFIABLE (of a satisfiable CNF): its word, not a checked
     // answer, and the output says so.
@@ -668,6 +695,18 @@ fn check_proof_verifies_and_rejects() {
     let output = satgen(&["check-proof", &path("0.cnf"), &path("0.proof")]);
     assert!(output.status.success(), "{output:?}");
     assert!(String::from_utf8_lossy(&output.stdout).starts_with("VERIFIED"));
+    // Either file from standard input (`-`), not both.
+    let cnf = std::fs::read(path("0.cnf")).unwrap();
+    let proof = std::fs::read(path("0.proof")).unwrap();
+    for (args, input) in [
+        (["check-proof", "-", &path("0.proof")], &cnf),
+        (["check-proof", &path("0.cnf"), "-"], &proof),
+    ] {
+        let output = satgen_with_input(&args, input);
+        assert!(output.status.success(), "{args:?}: {output:?}");
+    }
+    let output = satgen_with_input(&["check-proof", "-", "-"], &cnf);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
     let output = satgen(&["check-proof", &path("0.cnf"), &path("1.proof")]);
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     assert!(String::from_utf8_lossy(&output.stderr).contains("step"));
@@ -1211,4 +1250,27 @@ fn shell_completions_and_man_pages() {
             "{command}"
         );
     }
+}
+
+/// `emit -o FILE` writes the file whole or not at all: a question that fails (a target
+/// that is no position) leaves an earlier file as it was and no file where there was none,
+/// and no temporary file behind.
+#[test]
+fn emit_writes_its_file_whole_or_not_at_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let kept = dir.path().join("kept.cnf");
+    std::fs::write(&kept, "p cnf 1 1\n1 0\n").unwrap();
+    let fresh = dir.path().join("fresh.cnf");
+    for out in [&kept, &fresh] {
+        let output = satgen(&["emit", "--target", "f5x9", "-o", out.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(2), "{output:?}");
+    }
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "p cnf 1 1\n1 0\n");
+    assert!(!fresh.exists());
+    let output = satgen(&["emit", "--target", "f5d6c3", "-o", fresh.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    assert!(std::fs::read_to_string(&fresh)
+        .unwrap()
+        .contains("\np cnf "));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
 }

@@ -34,7 +34,10 @@ pub use signal::interrupt_flag;
 /// usage, a suggestion for a mistyped name; the help where nothing was given) on stderr
 /// and exits with status 2. Errors found after parsing stay one line ([`exit_code`]).
 pub fn parse_args<C: clap::Parser>() -> Result<C, ExitCode> {
-    match C::try_parse() {
+    let parsed = with_help_when_bare(C::command())
+        .try_get_matches()
+        .and_then(|matches| C::from_arg_matches(&matches));
+    match parsed {
         Ok(cli) => Ok(cli),
         Err(e) => {
             // --help and --version go to stdout with success; the rest to stderr.
@@ -46,6 +49,26 @@ pub fn parse_args<C: clap::Parser>() -> Result<C, ExitCode> {
             })
         }
     }
+}
+
+/// `command` with every subcommand that cannot run without arguments (one is required,
+/// or one of a group) printing its whole help when given none, rather than an error that
+/// names one required option and hides its alternatives (`--plies` or `--discs`).
+pub fn with_help_when_bare(command: clap::Command) -> clap::Command {
+    command.mut_subcommands(|sub| {
+        // Asked of clap itself, which knows every way an argument is required
+        // (`required_unless_present`, groups).
+        let needs_arguments = sub
+            .clone()
+            .try_get_matches_from([sub.get_name()])
+            .is_err_and(|e| e.kind() == clap::error::ErrorKind::MissingRequiredArgument);
+        let sub = with_help_when_bare(sub);
+        if needs_arguments {
+            sub.arg_required_else_help(true)
+        } else {
+            sub
+        }
+    })
 }
 
 /// `completions SHELL`: the tool's shell completions, written to standard output.
@@ -90,6 +113,42 @@ pub fn write_json(out: &mut impl Write, value: &impl serde::Serialize) -> Result
     let line = serde_json::to_string(value).map_err(|e| Failure::Io(e.into()))?;
     writeln!(out, "{line}")?;
     Ok(())
+}
+
+/// The path of a file given on the command line, with standard input (`-`) copied to a
+/// temporary file first for the commands that read a file more than once or need its
+/// size (a CNF and its proof); the temporary file lives as long as the second value.
+pub fn input_file(
+    path: &std::path::Path,
+) -> Result<(std::path::PathBuf, Option<tempfile::TempPath>), Failure> {
+    if path != std::path::Path::new("-") {
+        return Ok((path.to_path_buf(), None));
+    }
+    let failed = |e: io::Error| Failure::Input(format!("standard input: {e}"));
+    let mut temp = tempfile::NamedTempFile::new().map_err(failed)?;
+    io::copy(&mut io::stdin().lock(), &mut temp).map_err(failed)?;
+    let temp = temp.into_temp_path();
+    Ok((temp.to_path_buf(), Some(temp)))
+}
+
+/// Writes the file `path` whole or not at all: `write` fills a temporary file beside it,
+/// renamed to `path` once written and flushed, so that a run that fails or is killed
+/// midway leaves the old file or none, never a part (an empty CNF that a solver then
+/// reads as a question). An error names the path.
+pub fn write_file<T>(
+    path: &std::path::Path,
+    write: impl FnOnce(&mut dyn Write) -> Result<T, Failure>,
+) -> Result<T, Failure> {
+    let failed = |e: io::Error| Failure::Input(format!("{}: cannot write: {e}", path.display()));
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let temp = tempfile::NamedTempFile::new_in(dir.unwrap_or(std::path::Path::new(".")))
+        .map_err(failed)?;
+    let mut writer = io::BufWriter::new(temp);
+    let value = write(&mut writer)?;
+    let temp = writer.into_inner().map_err(|e| failed(e.into_error()))?;
+    temp.as_file().sync_all().map_err(failed)?;
+    temp.persist(path).map_err(|e| failed(e.error))?;
+    Ok(value)
 }
 
 /// A time limit given in seconds by the option `name`: a duration, or a usage error for a
@@ -181,7 +240,9 @@ pub struct GameArgs {
 /// Where the positions of a batch command come from, and which of them this run takes.
 #[derive(clap::Args, Debug)]
 pub struct PositionArgs {
-    /// OBF file of positions (answers like "; G8:+18;" are checked), or a file of games
+    /// OBF file of positions (of answers like "; G8:+18; H1:+12;" the best score is
+    /// checked, and that the move found is one given with it; the scores of the other
+    /// moves are not; each answer's move must be legal there), or a file of games
     /// (WTHOR .wtb, GGF .ggf: see --empties); `-` reads OBF from standard input.
     #[arg(required_unless_present = "board", conflicts_with = "board")]
     pub file: Option<PathBuf>,
@@ -241,6 +302,12 @@ impl PositionArgs {
 
     fn read_unsharded(&self) -> Result<Vec<(usize, Obf)>, Failure> {
         let positions: Vec<(usize, Obf)> = match (&self.file, &self.board) {
+            (Some(path), _) if !path.exists() && input::looks_like_obf(&path.to_string_lossy()) => {
+                return Err(Failure::Input(format!(
+                    "{}: no such file; it looks like a position: give it with --board",
+                    path.display()
+                )))
+            }
             (Some(path), _) => input::read_possible_positions(path, self.games.empties)?
                 .into_iter()
                 .map(|(_, obf)| obf)
@@ -492,6 +559,38 @@ pub fn selectivity_name(selectivity: Selectivity) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A subcommand that needs an argument (however clap says so) shows its help when given
+    /// none; one that runs without arguments still runs.
+    #[test]
+    fn bare_subcommands_that_need_arguments_show_their_help() {
+        use clap::{Arg, Command};
+        let tool = Command::new("tool")
+            .subcommand(
+                Command::new("count")
+                    .arg(
+                        Arg::new("plies")
+                            .long("plies")
+                            .required_unless_present("discs"),
+                    )
+                    .arg(Arg::new("discs").long("discs")),
+            )
+            .subcommand(Command::new("file").arg(Arg::new("file").required(true)))
+            .subcommand(Command::new("bench").arg(Arg::new("seconds").long("seconds")));
+        let tool = with_help_when_bare(tool);
+        for name in ["count", "file"] {
+            let error = tool
+                .clone()
+                .try_get_matches_from(["tool", name])
+                .unwrap_err();
+            assert_eq!(
+                error.kind(),
+                clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand,
+                "{name}"
+            );
+        }
+        assert!(tool.try_get_matches_from(["tool", "bench"]).is_ok());
+    }
 
     #[test]
     fn answers() {

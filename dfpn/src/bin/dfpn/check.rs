@@ -10,7 +10,7 @@ use engine::search::Solver;
 #[derive(clap::Args)]
 pub struct Args {
     /// A proof file written by `dfpn prove --proof FILE`, or by `dfpn score/wld --proof
-    /// DIR` (an exact score's two halves are checked together).
+    /// DIR` (an exact score's two halves are checked together); `-`: standard input.
     file: PathBuf,
     #[command(flatten)]
     pub search: cli::SearchArgs,
@@ -28,9 +28,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let name = args.file.display();
     // Parsed as it is read: a file that is not JSON (`/dev/zero`, a binary) stops at its
     // first byte, and memory holds the proof, never the text beside it.
-    let reader = std::fs::File::open(&args.file)
-        .map(std::io::BufReader::new)
-        .map_err(|e| Failure::Input(format!("{name}: cannot read: {e}")))?;
+    let reader = engine::obf::open(&args.file)?;
     let not_a_proof = |e: serde_json::Error| {
         Failure::Input(format!(
             "{name}:{}:{}: not a proof file: {e}",

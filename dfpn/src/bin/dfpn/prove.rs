@@ -101,8 +101,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                 break;
             };
             let write = |path: &PathBuf, text: String| {
-                std::fs::write(path, text)
-                    .map_err(|e| Failure::Input(format!("{}: cannot write: {e}", path.display())))
+                cli::write_file(path, |w| Ok(w.write_all(text.as_bytes())?))
             };
             let json = serde_json::to_string(&proof.to_file()).expect("a proof serialises");
             write(path, json)?;

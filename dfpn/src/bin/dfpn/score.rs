@@ -88,7 +88,8 @@ fn write_proof(
     let failed = |e: std::io::Error| Failure::Input(format!("{}: {e}", dir.display()));
     std::fs::create_dir_all(dir).map_err(failed)?;
     let path = dir.join(format!("{index}.json"));
-    std::fs::write(&path, json.expect("a proof serialises")).map_err(failed)?;
+    let json = json.expect("a proof serialises");
+    cli::write_file(&path, |w| Ok(w.write_all(json.as_bytes())?))?;
     Ok(Some((path, nodes)))
 }
 

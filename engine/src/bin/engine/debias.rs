@@ -126,8 +126,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         correction: -start,
         remaining: eval.discs(&engine::Board::START) as f64,
     });
-    std::fs::write(&args.out, eval.encode())
-        .map_err(|e| Failure::Input(format!("{}: cannot write: {e}", args.out.display())))?;
+    cli::write_file(&args.out, |w| Ok(w.write_all(&eval.encode())?))?;
     if args.json {
         for row in &rows {
             cli::write_json(out, row)?;

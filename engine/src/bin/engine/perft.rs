@@ -87,6 +87,19 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         let counts = pool.install(|| split.count(&table, &stop, &|| progress.inc(1)));
         progress.finish_and_clear();
         let Some(counts) = counts else {
+            // As the other batch commands end: a summary line saying where it stopped.
+            if args.json {
+                cli::write_json(
+                    out,
+                    &serde_json::json!({"command": "perft", "summary": true, "interrupted": true,
+                        "complete_depths": depth - 1}),
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "interrupted at depth {depth}: the depths above are complete"
+                )?;
+            }
             return Err(Failure::Interrupted);
         };
         let seconds = start.elapsed().as_secs_f64();

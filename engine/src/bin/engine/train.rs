@@ -63,8 +63,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     progress.finish_and_clear();
     let eval = PatternEval::from_discs(&tables);
     let bytes = eval.encode();
-    std::fs::write(&args.out, &bytes)
-        .map_err(|e| Failure::Input(format!("{}: cannot write: {e}", args.out.display())))?;
+    cli::write_file(&args.out, |w| Ok(w.write_all(&bytes)?))?;
     if args.json {
         for report in &reports {
             cli::write_json(out, report)?;

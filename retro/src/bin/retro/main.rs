@@ -256,11 +256,7 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
         });
         let count = match count {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
-                eprintln!(
-                    "retro: interrupted while counting {label} {}; the rows above are complete",
-                    level.number
-                );
-                return Err(Failure::Interrupted);
+                return interrupted(out, args.run.json, label, level.number);
             }
             count => count?,
         };
@@ -322,11 +318,7 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
         progress.finish_and_clear();
         level = match next {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
-                eprintln!(
-                    "retro: interrupted while counting {label} {}; the rows above are complete",
-                    count.level + 1
-                );
-                return Err(Failure::Interrupted);
+                return interrupted(out, args.run.json, label, count.level + 1);
             }
             next => next?,
         };
@@ -334,6 +326,24 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
             level = level.save(dir, convention)?;
         }
     }
+}
+
+/// How `enumerate` ends when stopped while counting level `number`: as the other batch
+/// commands, a summary line (JSON with `--json`) saying the rows above are complete.
+fn interrupted(out: &mut impl Write, json: bool, label: &str, number: u32) -> Result<(), Failure> {
+    if json {
+        cli::write_json(
+            out,
+            &serde_json::json!({"command": "enumerate", "summary": true, "interrupted": true,
+                "stopped_at": format!("{label} {number}")}),
+        )?;
+    } else {
+        writeln!(
+            out,
+            "interrupted while counting {label} {number}: the rows above are complete"
+        )?;
+    }
+    Err(Failure::Interrupted)
 }
 
 fn main() -> ExitCode {

@@ -446,6 +446,10 @@ fn merge_levels(
                 "not a row of `retro enumerate --json`, among such rows",
             ));
         }
+        // An interrupted run's last line: the levels above it are its rows.
+        if value["summary"] == true {
+            continue;
+        }
         let (label, level) = match (value["ply"].as_u64(), value["discs"].as_u64()) {
             (Some(ply), _) => ("ply", ply),
             (None, Some(discs)) => ("discs", discs),

@@ -13,24 +13,28 @@ use crate::solve::{answer, print, target_answer};
 
 #[derive(clap::Args)]
 pub(crate) struct DecodeArgs {
-    /// The CNF written by `satgen emit`.
+    /// The CNF written by `satgen emit` (`-`: standard input).
     cnf: PathBuf,
-    /// The solver's output (s/v lines).
+    /// The solver's output (s/v lines; `-`: standard input).
     model: PathBuf,
     #[arg(long)]
     json: bool,
 }
 
-fn open(path: &PathBuf) -> Result<std::io::BufReader<std::fs::File>, Failure> {
-    std::fs::File::open(path)
-        .map(std::io::BufReader::new)
-        .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
+fn open(path: &std::path::Path) -> Result<Box<dyn std::io::BufRead>, Failure> {
+    Ok(engine::obf::open(path)?)
 }
 
 /// The CNF is read up to its `p cnf` line (the header says what the variables mean), the
 /// model with a cap set by the CNF's variables: neither file is read whole unbounded.
 pub(crate) fn decode_files(args: &DecodeArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = Instant::now();
+    if args.cnf == args.model {
+        return Err(Failure::Input(format!(
+            "{}: the CNF and the model are one file",
+            args.cnf.display()
+        )));
+    }
     let header =
         dimacs::read_header(open(&args.cnf)?).map_err(|e| Failure::Input(e.located(&args.cnf)))?;
     let cnf = &header.comments;

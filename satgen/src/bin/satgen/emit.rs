@@ -1,9 +1,8 @@
 //! `satgen emit`: the question as DIMACS.
 
-use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
-use engine::cli::Failure;
+use engine::cli::{self, Failure};
 use satgen::{dimacs, encode, encode_target};
 
 use crate::question::{Asked, QuestionArgs};
@@ -22,28 +21,30 @@ pub(crate) struct EmitArgs {
     output: PathBuf,
 }
 
+/// The question written to `--output` whole or not at all: a question that cannot be
+/// built (a target no game reaches by the cheap tests, say) leaves no file behind.
 pub(crate) fn emit(args: &EmitArgs) -> Result<(), Failure> {
-    let file = std::fs::File::create(&args.output)
-        .map_err(|e| Failure::Input(format!("{}: {e}", args.output.display())))?;
-    let mut writer = BufWriter::new(file);
-    let formula = match args.question.asked()? {
-        Asked::Mobility(q) => {
-            let encoded = encode(&q);
-            dimacs::write(&mut writer, &q, &encoded, &[])?;
-            encoded.formula
-        }
-        Asked::Target(position, _) if args.accounting => {
-            let formula = satgen::accounting::encode_accounting(&position);
-            dimacs::write_accounting(&mut writer, &position, &formula)?;
-            formula
-        }
-        Asked::Target(position, cube) => {
-            let question = encode_target(&position, cube);
-            dimacs::write_target(&mut writer, &question)?;
-            question.formula
-        }
-    };
-    writer.flush()?;
+    let asked = args.question.asked()?;
+    let formula = cli::write_file(&args.output, |mut writer| {
+        let writer = &mut writer;
+        Ok(match asked {
+            Asked::Mobility(q) => {
+                let encoded = encode(&q);
+                dimacs::write(writer, &q, &encoded, &[])?;
+                encoded.formula
+            }
+            Asked::Target(position, _) if args.accounting => {
+                let formula = satgen::accounting::encode_accounting(&position);
+                dimacs::write_accounting(writer, &position, &formula)?;
+                formula
+            }
+            Asked::Target(position, cube) => {
+                let question = encode_target(&position, cube);
+                dimacs::write_target(writer, &question)?;
+                question.formula
+            }
+        })
+    })?;
     eprintln!(
         "satgen: {} variables, {} clauses written to {}",
         formula.variables(),

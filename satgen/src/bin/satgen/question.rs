@@ -65,18 +65,31 @@ pub(crate) enum Asked {
 impl QuestionArgs {
     pub(crate) fn asked(&self) -> Result<Asked, Failure> {
         match &self.target {
-            Some(text) => Ok(Asked::Target(
-                engine::input::parse_any_position("--target", text)?,
-                Cube {
-                    first_move: None,
-                    no_passes_before: if self.no_passes {
-                        usize::MAX
-                    } else {
-                        self.no_passes_before.unwrap_or(0)
+            Some(text) => {
+                let target = engine::input::parse_any_position("--target", text)?;
+                // Step j is the (j+1)-th placement: a pass before step `steps` or later
+                // would fall after the game reached the target.
+                let steps = ((target.board.player | target.board.opponent).count_ones() as usize)
+                    .saturating_sub(4);
+                if let Some(step) = self.single_pass_before.filter(|&k| k >= steps) {
+                    return Err(Failure::Input(format!(
+                        "--single-pass-before {step}: the target is {steps} moves from the start (steps 0-{})",
+                        steps.saturating_sub(1)
+                    )));
+                }
+                Ok(Asked::Target(
+                    target,
+                    Cube {
+                        first_move: None,
+                        no_passes_before: if self.no_passes {
+                            usize::MAX
+                        } else {
+                            self.no_passes_before.unwrap_or(0)
+                        },
+                        single_pass_before: self.single_pass_before,
                     },
-                    single_pass_before: self.single_pass_before,
-                },
-            )),
+                ))
+            }
             None => Ok(Asked::Mobility(self.question())),
         }
     }
