@@ -122,6 +122,9 @@ def check_rows(paths, selected, check, label, what):
 
 
 def main():
+    if len(sys.argv) < 3 or sys.argv[1] in ("-h", "--help"):
+        print(__doc__)
+        sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help") else 2)
     if sys.argv[1] == "--maxmob":
         check_rows(
             sys.argv[2:],

@@ -4,7 +4,9 @@ use std::fmt;
 
 use crate::position::{Color, Position};
 
-/// Draws `position` with coordinates: `X` black, `O` white, `*` a legal move, `-` empty.
+/// Draws `position` with coordinates: `X` black, `O` white, `.` a legal move, `-` empty
+/// (not `*`, which OBF reads as a black disc: read as OBF, the diagram's squares are the
+/// board).
 pub struct Diagram<'a>(pub &'a Position);
 
 impl fmt::Display for Diagram<'_> {
@@ -22,7 +24,7 @@ impl fmt::Display for Diagram<'_> {
                 } else if white & bit != 0 {
                     'O'
                 } else if moves & bit != 0 {
-                    '*'
+                    '.'
                 } else {
                     '-'
                 };
@@ -54,9 +56,9 @@ mod tests {
     fn draws_the_start_position() {
         let text = Diagram(&Position::START).to_string();
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[3], "3 - - - * - - - - 3");
-        assert_eq!(lines[4], "4 - - * O X - - - 4");
-        assert_eq!(lines[5], "5 - - - X O * - - 5");
+        assert_eq!(lines[3], "3 - - - . - - - - 3");
+        assert_eq!(lines[4], "4 - - . O X - - - 4");
+        assert_eq!(lines[5], "5 - - - X O . - - 5");
         assert_eq!(lines[10], "black (X) to move; X 2 O 2, 60 empty");
     }
 }

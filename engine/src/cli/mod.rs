@@ -337,6 +337,31 @@ pub fn check_answers(obf: &Obf, score: i32, mv: Option<Move>, wld: bool) -> Opti
     })
 }
 
+/// What a table row adds after an answer that disagrees with the line's: "MISMATCH" and
+/// what the line expects (its best score, or win/draw/loss, and the moves given with it);
+/// nothing where the answer agrees or the line gives none.
+pub fn mismatch_note(obf: &Obf, expected_ok: Option<bool>, wld: bool) -> String {
+    let (Some(false), Some(best)) = (expected_ok, obf.best_score()) else {
+        return String::new();
+    };
+    let expected = match (wld, best.signum()) {
+        (false, _) => format!("{best:+}"),
+        (true, 1) => "win".into(),
+        (true, 0) => "draw".into(),
+        (true, _) => "loss".into(),
+    };
+    let moves: Vec<String> = obf
+        .answers
+        .iter()
+        .filter(|a| a.score == best)
+        .map(|a| a.mv.to_string())
+        .collect();
+    match moves.is_empty() {
+        true => format!("  MISMATCH (expected {expected})"),
+        false => format!("  MISMATCH (expected {expected} by {})", moves.join(" ")),
+    }
+}
+
 /// The totals of a batch command over its positions, and how it ends: a JSON summary
 /// object or a "total:" line, then exit 1 on mismatches or 130 after an interrupt.
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -604,5 +629,14 @@ mod tests {
         assert_eq!(check_answers(&obf, 1, Some(h1), true), Some(true));
         assert_eq!(check_answers(&obf, -1, Some(g8), true), Some(false));
         assert_eq!(check_answers(&Obf::new(obf.position), 0, None, false), None);
+        assert_eq!(
+            mismatch_note(&obf, Some(false), false),
+            "  MISMATCH (expected +18 by g8)"
+        );
+        assert_eq!(
+            mismatch_note(&obf, Some(false), true),
+            "  MISMATCH (expected win by g8)"
+        );
+        assert_eq!(mismatch_note(&obf, Some(true), false), "");
     }
 }

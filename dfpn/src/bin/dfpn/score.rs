@@ -194,11 +194,7 @@ pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> 
                 row.nodes,
                 row.nodes as f64 / row.seconds.max(1e-9),
                 steps.join(" "),
-                if expected_ok == Some(false) {
-                    "  MISMATCH"
-                } else {
-                    ""
-                }
+                cli::mismatch_note(obf, expected_ok, wld)
             )
         };
         progress.suspend(|| writeln!(out, "{line}").and_then(|()| out.flush()))?;

@@ -108,10 +108,15 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     totals.file_positions = file_positions;
     totals.run = run;
     if !args.json {
+        // The answers' column named as the runs named it (win/draw/loss rows say "wld").
+        let answer = match rows.values().all(|(_, row)| row["wld"].is_string()) {
+            true => "wld",
+            false => "score",
+        };
         writeln!(
             out,
-            "{:>4} {:>7} {:>5} {:>4} {:>9} {:>14}",
-            "#", "empties", "score", "move", "seconds", "nodes"
+            "{:>4} {:>7} {answer:>5} {:>4} {:>9} {:>14}",
+            "#", "empties", "move", "seconds", "nodes"
         )?;
     }
     for (index, (_, row)) in &rows {

@@ -117,10 +117,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                 row.nodes,
                 row.nodes as f64 / row.seconds.max(1e-9),
                 row.pv,
-                match expected_ok {
-                    Some(false) => "  MISMATCH",
-                    _ => "",
-                }
+                cli::mismatch_note(obf, expected_ok, args.wld)
             )
         };
         progress.suspend(|| writeln!(out, "{line}").and_then(|()| out.flush()))?;

@@ -36,7 +36,9 @@ enum Command {
     /// was refuted: a cheap invariant, the exhaustive backward search, or UNSAT.
     Reach(reach::ReachArgs),
     /// Reachability of every position of a file (OBF lines, or CSV of hex bitboards
-    /// player,opponent: then either colour to move counts).
+    /// player,opponent: then either colour to move counts). Rows come as positions are
+    /// decided (the quick ones first, each written at once, so that a stopped run keeps
+    /// them), numbered by the file; `merge` puts them in file order.
     Check(reach::CheckArgs),
     /// Positions of uniformly random legal games with the given numbers of discs, as OBF
     /// lines (reachable by construction: test material for `reach` and `check`), or
