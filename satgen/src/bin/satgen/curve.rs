@@ -113,7 +113,7 @@ fn known_games(path: &std::path::Path) -> Result<Vec<engine::Game>, Failure> {
     let source = path.display().to_string();
     let game = |source: &str, line: usize, text: &str| {
         let text = text.trim();
-        if text.is_empty() || text.starts_with('%') {
+        if text.is_empty() || text.starts_with('%') || text.contains("\"summary\":true") {
             return Ok(None);
         }
         let bad =
@@ -155,7 +155,11 @@ struct Known {
 
 fn known_bounds(files: &[PathBuf]) -> Result<BTreeMap<usize, Known>, Failure> {
     let mut bounds: BTreeMap<usize, Known> = BTreeMap::new();
-    for row in cli::read_json_lines(files)? {
+    for row in cli::read_json_lines_resuming(files)? {
+        // An interrupted run's last line says where it stopped; the rows are its points.
+        if row.value["summary"] == true {
+            continue;
+        }
         let ply = row.value["ply"]
             .as_u64()
             .ok_or_else(|| Failure::Input(format!("{}: a row without its ply", row.at())))?;
@@ -225,6 +229,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     // The points come back as they are settled and are written at once, so that an
     // interrupted run keeps them (`--done` resumes from them).
     let (sender, points) = std::sync::mpsc::channel::<String>();
+    let mut rows_written = 0;
     let written = std::thread::scope(|scope| {
         scope.spawn(|| {
             pool.install(|| {
@@ -257,6 +262,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         });
         points.iter().try_for_each(|text| {
             progress.inc(1);
+            rows_written += 1;
             progress.suspend(|| writeln!(out, "{text}").and_then(|()| out.flush()))
         })
     });
@@ -266,6 +272,20 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         return Err(failure);
     }
     if interrupt.load(Relaxed) {
+        // As the other batch commands end: a summary line counting the points above
+        // (settled, or bounds where the interrupt stopped them), which `--done` resumes.
+        let done = rows_written;
+        if args.json {
+            cli::write_json(
+                out,
+                &serde_json::json!({"summary": true, "interrupted": true, "points": done}),
+            )?;
+        } else {
+            writeln!(
+                out,
+                "interrupted: {done} points above, the unsettled ones as bounds (--done goes on from them)"
+            )?;
+        }
         return Err(Failure::Interrupted);
     }
     Ok(())
@@ -307,6 +327,9 @@ fn points(rows: Vec<cli::JsonLine>) -> Result<BTreeMap<u64, (String, serde_json:
     let mut points: BTreeMap<u64, (String, serde_json::Value)> = BTreeMap::new();
     for read in rows {
         let (at, row) = (read.at(), read.value);
+        if row["summary"] == true {
+            continue;
+        }
         let ply = row["ply"]
             .as_u64()
             .ok_or_else(|| Failure::Input(format!("{at}: a row without its ply")))?;
