@@ -23,6 +23,10 @@ pub struct Asked {
     pub seconds: f64,
     /// The checked proof of an UNSAT, where one was asked for.
     pub proof: Option<String>,
+    /// For an UNSAT: whether its proof was checked (false: the solver's word, no
+    /// `--proof`); absent for the other answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof_checked: Option<bool>,
 }
 
 /// One point of the curve, as far as it got.
@@ -43,6 +47,10 @@ pub struct Point {
     pub witness_given: bool,
     /// The fewest moves proven impossible (UNSAT), if any.
     pub impossible: Option<u32>,
+    /// Whether a checked proof stands behind `impossible` (and so behind `max`); false:
+    /// the solver's word. Absent without an UNSAT.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof_checked: Option<bool>,
     /// The questions asked, in order.
     pub questions: Vec<Asked>,
     /// The point's time in all.
@@ -107,6 +115,7 @@ pub fn climb(
         witness: String::new(),
         witness_given: false,
         impossible: None,
+        proof_checked: None,
         questions: Vec::new(),
         seconds: 0.0,
     };
@@ -164,11 +173,13 @@ pub fn climb(
             Outcome::Unsat => "UNSAT",
             Outcome::Stopped => "UNKNOWN",
         };
+        let checked = proof.is_some();
         point.questions.push(Asked {
             mobility: wanted,
             result,
             seconds: asked.elapsed().as_secs_f64(),
             proof,
+            proof_checked: (result == "UNSAT").then_some(checked),
         });
         match outcome {
             Outcome::Sat(model) => {
@@ -186,7 +197,10 @@ pub fn climb(
                 point.witness_given = false;
                 witnessed = true;
             }
-            Outcome::Unsat => point.impossible = Some(wanted),
+            Outcome::Unsat => {
+                point.impossible = Some(wanted);
+                point.proof_checked = Some(checked);
+            }
             // Stopped by its time limit, not by an interrupt (which ends the point).
             Outcome::Stopped if bisect && !interrupted() => floor = wanted + 1,
             Outcome::Stopped => break,

@@ -1005,7 +1005,20 @@ fn curve_rows_resume_and_plot() {
         assert!(satgen(&["check-proof", cnf.to_str().unwrap(), proof])
             .status
             .success());
+        assert_eq!(
+            (&row["proof_checked"], &last["proof_checked"]),
+            (&true.into(), &true.into())
+        );
     }
+    // Without --proof, the UNSAT above each maximum is the solver's word, and says so.
+    let unchecked = satgen(&["curve", "--from", "3", "--to", "3", "--json"]);
+    let row: serde_json::Value = serde_json::from_slice(&unchecked.stdout).unwrap();
+    assert_eq!(row["proof_checked"], false, "{row}");
+    let unchecked = satgen(&["curve", "--from", "3", "--to", "3"]);
+    assert!(
+        stdout_text(&unchecked).contains("(UNSAT unchecked)"),
+        "{unchecked:?}"
+    );
     // Everything settled: a resumed run has nothing left to do.
     let again = satgen(&[
         "curve",

@@ -95,8 +95,13 @@ fn line(point: &Point) -> String {
         u64::from(point.lower),
         point.impossible.map(u64::from),
     );
+    // An UNSAT that no checked proof stands behind says so, as everywhere.
+    let unchecked = match point.proof_checked {
+        Some(false) => "  (UNSAT unchecked)",
+        _ => "",
+    };
     format!(
-        "{:>5}  {:<5} {:>5}  {:<8} {:>10} {:>8.1}  {}",
+        "{:>5}  {:<5} {:>5}  {:<8} {:>10} {:>8.1}  {}{unchecked}",
         point.ply,
         point.side,
         point.max.map_or("-".to_string(), |m| m.to_string()),
