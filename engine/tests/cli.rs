@@ -68,7 +68,9 @@ fn show_every_ffo_position() {
             let output = engine(&["show", line]);
             assert!(output.status.success(), "{line}");
             let shown = stdout(&output);
-            // The OBF line shown back is the input's canonical form, answers included.
+            // The OBF line shown back is the input's canonical form, answers included (a
+            // `%` comment is not part of it).
+            let line = line.split('%').next().unwrap().trim_end();
             assert!(shown.contains(&format!("obf: {line}")), "{shown}");
             assert!(shown.contains("legal moves ("), "{shown}");
         }
@@ -1143,4 +1145,34 @@ fn a_table_beyond_the_address_space_limit_is_refused() {
     assert!(!err.contains("memory allocation"), "{err}");
     let within = run("64");
     assert!(within.status.success(), "{within:?}");
+}
+
+/// `solve --check-all-answers` checks the score the line gives every move, not only the
+/// best: FFO #1's `H1:+12` holds, `H1:+14` is a mismatch (exit 1) naming the move, which
+/// the plain solve does not see.
+#[test]
+fn every_answer_of_a_line_is_checked_when_asked() {
+    let line = std::fs::read_to_string(problems("fforum-1-19.obf")).unwrap();
+    let first = line.lines().next().unwrap();
+    assert!(first.contains("H1:+12;"), "{first}");
+    let wrong = first.replace("H1:+12;", "H1:+14;");
+    let run = |board: &str, all: bool| {
+        let mut args = vec!["solve", "--board", board, "--threads", "1"];
+        if all {
+            args.push("--check-all-answers");
+        }
+        engine(&args)
+    };
+    assert!(run(first, true).status.success());
+    assert!(
+        run(&wrong, false).status.success(),
+        "the best answer alone holds"
+    );
+    let output = run(&wrong, true);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(
+        stdout(&output).contains("MISMATCH (h1 scores less than the +14 the line gives)"),
+        "{}",
+        stdout(&output)
+    );
 }

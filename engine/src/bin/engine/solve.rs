@@ -16,6 +16,11 @@ pub struct Args {
     /// Win/draw/loss only (window -1..1): shown as win, draw or loss; in JSON `wld`, and `score` +1, 0 or -1.
     #[arg(long)]
     wld: bool,
+    /// Also check the score the line gives for every other move (`H1:+12` beside the
+    /// best `G8:+18`), each by a search of its position with a window around it: about
+    /// one more solve per move listed. Without it only the best score and move are checked.
+    #[arg(long)]
+    check_all_answers: bool,
     /// JSON Lines (one object per line, as `jq` reads them): one per position, then a
     /// summary.
     #[arg(long)]
@@ -41,6 +46,54 @@ struct Row {
 
 /// From this many empties an exact solve may run for days.
 const LONG_EMPTIES: u32 = 40;
+
+/// Whether every answer of `obf` for a move other than its best holds (`--check-all-answers`):
+/// the position after the move, searched with a window just around the score the line
+/// gives it (its sign with `wld`), must give that score. `Err` is the row's note on the
+/// first that does not; with the nodes searched; `None` when stopped.
+fn check_other_answers(
+    obf: &engine::Obf,
+    solver: &Solver,
+    pool: &rayon::ThreadPool,
+    wld: bool,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Option<(Result<(), String>, u64)> {
+    let best = obf.best_score()?;
+    let mut nodes = 0;
+    for answer in obf.answers.iter().filter(|a| a.score != best) {
+        let child = obf
+            .position
+            .play(answer.mv)
+            .expect("answers are legal moves");
+        // The child's score is the move's, negated; the window holds exactly the one given.
+        let expected = if wld {
+            answer.score.signum()
+        } else {
+            answer.score
+        };
+        let (alpha, beta) = match wld {
+            true => (-1, 1),
+            false => (-expected - 1, -expected + 1),
+        };
+        let found = pool.install(|| solver.solve(&child.board, alpha, beta, stop))?;
+        nodes += found.nodes;
+        let score = if wld {
+            -found.score.signum()
+        } else {
+            -found.score
+        };
+        if score != expected {
+            // Outside the window the search gives a bound, not the score: say which side.
+            let side = if score > expected { "more" } else { "less" };
+            let why = format!(
+                "  MISMATCH ({} scores {side} than the {:+} the line gives)",
+                answer.mv, answer.score
+            );
+            return Some((Err(why), nodes));
+        }
+    }
+    Some((Ok(()), nodes))
+}
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let (positions, mut summary) = args
@@ -84,21 +137,37 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             summary.interrupted = true;
             break;
         };
-        let seconds = start.elapsed().as_secs_f64();
         let score = if args.wld {
             solution.score.signum()
         } else {
             solution.score
         };
-        let expected_ok = cli::check_answers(obf, score, solution.best_move, args.wld);
-        summary.add(solution.nodes, seconds, expected_ok);
+        let mut expected_ok = cli::check_answers(obf, score, solution.best_move, args.wld);
+        let mut nodes = solution.nodes;
+        let mut note = cli::mismatch_note(obf, expected_ok, args.wld);
+        if args.check_all_answers && expected_ok == Some(true) {
+            let Some((others, more_nodes)) =
+                check_other_answers(obf, &solver, &pool, args.wld, &stop)
+            else {
+                summary.interrupted = true;
+                break;
+            };
+            if let Err(why) = others {
+                expected_ok = Some(false);
+                note = why;
+            }
+            nodes += more_nodes;
+        }
+        // The checks of the other answers are part of the position's time and nodes.
+        let seconds = start.elapsed().as_secs_f64();
+        summary.add(nodes, seconds, expected_ok);
         let row = Row {
             index: *index,
             empties: board.empty_count(),
             score,
             wld: args.wld.then(|| Wld::of_score(score)),
             best_move: solution.best_move.map(|m| m.to_string()),
-            nodes: solution.nodes,
+            nodes,
             seconds,
             pv: format_moves(&solution.pv),
             expected_ok,
@@ -117,7 +186,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                 row.nodes,
                 row.nodes as f64 / row.seconds.max(1e-9),
                 row.pv,
-                cli::mismatch_note(obf, expected_ok, args.wld)
+                note
             )
         };
         progress.suspend(|| writeln!(out, "{line}").and_then(|()| out.flush()))?;
