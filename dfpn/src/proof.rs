@@ -309,6 +309,9 @@ pub enum CheckError {
         /// What is wrong with it.
         problem: String,
     },
+    /// Stopped (Ctrl-C or SIGTERM) before every node was checked: no verdict.
+    #[error("stopped before the check ended")]
+    Interrupted,
 }
 
 /// Leaves with more empties than this are refused by default: `dfpn prove` makes leaves of
@@ -323,6 +326,17 @@ pub const CHECK_LEAF_EMPTIES: u32 = crate::search::LEAF_EMPTIES;
 /// and every leaf is decided again by the end of the game or by alpha-beta; a leaf with
 /// more than `leaf_empties` empties is refused rather than searched.
 pub fn check(file: &ProofFile, solver: &Solver, leaf_empties: u32) -> Result<Verified, CheckError> {
+    check_until(file, solver, leaf_empties, &AtomicBool::new(false))
+}
+
+/// [`check`], given up ([`CheckError::Interrupted`]) once `stop` is raised: deciding the
+/// leaves again can take as long as proving them.
+pub fn check_until(
+    file: &ProofFile,
+    solver: &Solver,
+    leaf_empties: u32,
+    stop: &AtomicBool,
+) -> Result<Verified, CheckError> {
     if file.format != FORMAT {
         return Err(CheckError::Format(format!(
             "format is {:?}, expected {FORMAT:?}",
@@ -344,25 +358,17 @@ pub fn check(file: &ProofFile, solver: &Solver, leaf_empties: u32) -> Result<Ver
                 .map_err(|e| bad(i, format!("position {:?}: {e}", n.position)))
         })
         .collect::<Result<Vec<Position>, CheckError>>()?;
-    let never = AtomicBool::new(false);
     // Each node checks alone (leaves decided again by alpha-beta are most of the work), on
     // the current rayon pool; the error reported is the first node's, as one thread would.
     let checked: Vec<Result<Option<u64>, CheckError>> = file
         .nodes
         .par_iter()
         .enumerate()
-        .map(|(i, node)| {
-            check_node(
-                i,
-                node,
-                &file.nodes,
-                &positions,
-                solver,
-                leaf_empties,
-                &never,
-            )
-        })
+        .map(|(i, node)| check_node(i, node, &file.nodes, &positions, solver, leaf_empties, stop))
         .collect();
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(CheckError::Interrupted);
+    }
     let leaves: Vec<Option<u64>> = checked.into_iter().collect::<Result<_, _>>()?;
     let decided = leaves.iter().flatten();
     Ok(Verified {
@@ -384,7 +390,7 @@ fn check_node(
     positions: &[Position],
     solver: &Solver,
     leaf_empties: u32,
-    never: &AtomicBool,
+    stop: &AtomicBool,
 ) -> Result<Option<u64>, CheckError> {
     let bad = |node: usize, problem: String| CheckError::Node { node, problem };
     let board = positions[i].board;
@@ -406,8 +412,8 @@ fn check_node(
         let (score_holds, searched) = if board.is_game_over() {
             (board.final_score() >= t, 0)
         } else {
-            let (bound, searched) = solver.null_window(&board, t - 1, Stop::new(never), true);
-            (bound.expect("never stopped") >= t, searched)
+            let (bound, searched) = solver.null_window(&board, t - 1, Stop::new(stop), true);
+            (bound.ok_or(CheckError::Interrupted)? >= t, searched)
         };
         if score_holds != node.holds {
             return Err(bad(
@@ -482,6 +488,16 @@ pub fn check_exact(
     solver: &Solver,
     leaf_empties: u32,
 ) -> Result<VerifiedExact, CheckError> {
+    check_exact_until(file, solver, leaf_empties, &AtomicBool::new(false))
+}
+
+/// [`check_exact`], given up ([`CheckError::Interrupted`]) once `stop` is raised.
+pub fn check_exact_until(
+    file: &ExactProofFile,
+    solver: &Solver,
+    leaf_empties: u32,
+    stop: &AtomicBool,
+) -> Result<VerifiedExact, CheckError> {
     if file.format != EXACT_FORMAT {
         return Err(CheckError::Format(format!(
             "format is {:?}, expected {EXACT_FORMAT:?}",
@@ -502,8 +518,10 @@ pub fn check_exact(
                     false => Ok(None),
                 };
             };
-            let verified = check(proof, solver, leaf_empties)
-                .map_err(|e| CheckError::Format(format!("the {name} half: {e}")))?;
+            let verified = check_until(proof, solver, leaf_empties, stop).map_err(|e| match e {
+                CheckError::Interrupted => e,
+                e => CheckError::Format(format!("the {name} half: {e}")),
+            })?;
             if (verified.threshold, verified.holds) != (threshold, holds) {
                 return Err(CheckError::Format(format!(
                     "the {name} half proves {} {}, not {} {threshold}",
@@ -595,6 +613,11 @@ mod tests {
                 .unwrap_err()
                 .to_string()
                 .contains("a leaf with 14 empties"));
+            // Stopped (Ctrl-C) before its leaf is decided again: no verdict either way.
+            assert!(matches!(
+                check_until(&leaf, &solver, CHECK_LEAF_EMPTIES, &AtomicBool::new(true)),
+                Err(CheckError::Interrupted)
+            ));
             leaf.nodes[0].holds = !holds;
             assert!(matches!(
                 check(&leaf, &solver, CHECK_LEAF_EMPTIES),

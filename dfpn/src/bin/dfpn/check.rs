@@ -2,7 +2,8 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use dfpn::proof::{
-    check, check_exact, ExactProofFile, ProofFile, CHECK_LEAF_EMPTIES, EXACT_FORMAT, FORMAT,
+    check_exact_until, check_until, CheckError, ExactProofFile, ProofFile, CHECK_LEAF_EMPTIES,
+    EXACT_FORMAT, FORMAT,
 };
 use engine::cli::{self, Failure};
 use engine::search::Solver;
@@ -46,10 +47,11 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         )));
     }
     let solver = Solver::new(args.search.hash.mb());
+    let stop = cli::interrupt_flag();
     // The JSON of what was verified and the line saying so, or why the proof fails.
     let verdict = if value["format"] == EXACT_FORMAT {
         let file: ExactProofFile = serde_json::from_value(value).map_err(not_a_proof)?;
-        check_exact(&file, &solver, args.leaf_empties).map(|v| {
+        check_exact_until(&file, &solver, args.leaf_empties, &stop).map(|v| {
             let halves = [&v.at_least, &v.below].into_iter().flatten();
             let (nodes, leaves, leaf_nodes) = halves.fold((0, 0, 0), |(n, l, ln), h| {
                 (n + h.nodes, l + h.leaves, ln + h.leaf_nodes)
@@ -62,7 +64,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         })
     } else {
         let file: ProofFile = serde_json::from_value(value).map_err(not_a_proof)?;
-        check(&file, &solver, args.leaf_empties).map(|v| {
+        check_until(&file, &solver, args.leaf_empties, &stop).map(|v| {
             let line = format!(
                 "valid proof: {} scores {} {} ({} nodes, {} leaves decided again in {} nodes)",
                 v.position,
@@ -86,6 +88,21 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                 writeln!(out, "{line}")?;
             }
             Ok(())
+        }
+        // As the other batch commands end: a summary line, and no verdict either way.
+        Err(CheckError::Interrupted) => {
+            if args.json {
+                cli::write_json(
+                    out,
+                    &serde_json::json!({ "valid": null, "interrupted": true }),
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "interrupted: {name} was not checked to the end (no verdict)"
+                )?;
+            }
+            Err(Failure::Interrupted)
         }
         Err(error) => {
             if args.json {
