@@ -65,16 +65,11 @@ impl<T: Zeroable> ZeroedSlice<T> {
     /// `len` zero values (at least one page is mapped).
     pub fn new(len: usize) -> ZeroedSlice<T> {
         let layout = Self::layout(len);
-        let ptr = allocate_zeroed(layout) as *mut T;
-        if ptr.is_null() {
-            refused(layout.size());
-        }
-        advise_huge_pages(ptr as usize, layout.size());
-        prefault(ptr as *mut u8, layout.size());
-        ZeroedSlice {
-            ptr: std::ptr::NonNull::new(ptr).unwrap_or_else(|| refused(layout.size())),
-            len,
-        }
+        let ptr = std::ptr::NonNull::new(allocate_zeroed(layout) as *mut T)
+            .unwrap_or_else(|| refused(layout.size()));
+        advise_huge_pages(ptr.as_ptr() as usize, layout.size());
+        prefault(ptr.as_ptr() as *mut u8, layout.size());
+        ZeroedSlice { ptr, len }
     }
 
     /// Whole pages, at least one (what a mapping takes), page-aligned.
@@ -160,8 +155,8 @@ unsafe fn release(ptr: *mut u8, layout: std::alloc::Layout) {
 
 /// Touches every page of the `bytes` at `start` (zeroed memory, written with zero), so
 /// that the system maps them now, as huge pages where advised, and not during the first
-/// search, whose clock counted it (up to 0.8 s at 256 MiB where the kernel compacts
-/// memory to find huge pages; results/integrity.md).
+/// search, whose clock counted it (most where the kernel compacts memory to find huge
+/// pages; results/integrity.md).
 fn prefault(start: *mut u8, bytes: usize) {
     use rayon::prelude::*;
     const PAGE: usize = 4096;

@@ -10,7 +10,7 @@
 //! second pass over the representatives. Levels larger than the memory budget live in
 //! sorted temporary files.
 
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::LazyLock;
@@ -19,7 +19,7 @@ use engine::cli::seal::{self, format_checksum, Seal};
 use engine::{Bitboard, Board, Color, Position};
 use rayon::prelude::*;
 
-use crate::sorted::{board, key, SetBuilder, SortedSet};
+use crate::sorted::{board, damaged, key, SetBuilder, SortedSet};
 
 /// How levels are numbered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -112,14 +112,6 @@ pub struct Build<'a> {
     pub done: &'a (dyn Fn(usize) + Sync),
 }
 
-/// An error of kind `InvalidData` naming the file `path`.
-fn damaged(path: &Path, why: String) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidData,
-        format!("{}: damaged: {why}", path.display()),
-    )
-}
-
 /// Writes `value` sealed with its checksum to `path`, through a temporary name: a run
 /// killed while writing leaves the old file or none, never half of one.
 fn write_sealed(path: &Path, value: serde_json::Value) -> io::Result<()> {
@@ -127,12 +119,11 @@ fn write_sealed(path: &Path, value: serde_json::Value) -> io::Result<()> {
         unreachable!("a record is an object")
     };
     seal::seal(&mut object);
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    let mut file = tempfile::NamedTempFile::new_in(dir.unwrap_or(Path::new(".")))?;
-    writeln!(file, "{}", serde_json::Value::Object(object))?;
-    file.as_file().sync_all()?;
-    file.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    engine::cli::write_whole(
+        path,
+        |file| writeln!(file, "{}", serde_json::Value::Object(object)),
+        |e| e,
+    )
 }
 
 fn level_name(convention: Convention, number: u32) -> String {
@@ -321,11 +312,11 @@ impl Level {
         let checksums = self.sets.each_ref().map(|s| format_checksum(s.checksum()));
         if let Ok(text) = std::fs::read_to_string(&path) {
             let value: serde_json::Value = serde_json::from_str(&text)
-                .map_err(|e| damaged(&path, format!("not JSON ({e})")))?;
+                .map_err(|e| damaged(path.display(), format!("not JSON ({e})")))?;
             match seal::check_seal(&value) {
                 Seal::Broken => {
                     return Err(damaged(
-                        &path,
+                        path.display(),
                         "it does not match its checksum (remove it to count the level again)"
                             .into(),
                     ))
@@ -334,7 +325,7 @@ impl Level {
                 Seal::Absent => {}
                 Seal::Whole => {
                     let saved = serde_json::from_value::<LevelCount>(value.clone())
-                        .map_err(|e| damaged(&path, e.to_string()))?;
+                        .map_err(|e| damaged(path.display(), e.to_string()))?;
                     let same_files = value["black_checksum"] == checksums[0]
                         && value["white_checksum"] == checksums[1];
                     if saved.level == self.number
@@ -372,18 +363,18 @@ impl Level {
             };
             let rebuild = format!("remove {}/{name}* to build it again", dir.display());
             let manifest: serde_json::Value = serde_json::from_str(&text)
-                .map_err(|e| damaged(&path, format!("not JSON ({e}); {rebuild}")))?;
+                .map_err(|e| damaged(path.display(), format!("not JSON ({e}); {rebuild}")))?;
             match seal::check_seal(&manifest) {
                 Seal::Whole => {}
                 Seal::Absent => {
                     return Err(damaged(
-                        &path,
+                        path.display(),
                         format!("written before level files carried checksums; {rebuild}"),
                     ))
                 }
                 Seal::Broken => {
                     return Err(damaged(
-                        &path,
+                        path.display(),
                         format!("it does not match its checksum; {rebuild}"),
                     ))
                 }
@@ -392,7 +383,7 @@ impl Level {
                 || manifest["convention"] != serde_json::json!(convention)
             {
                 return Err(damaged(
-                    &path,
+                    path.display(),
                     format!("it describes another level; {rebuild}"),
                 ));
             }
@@ -403,7 +394,7 @@ impl Level {
                     .and_then(seal::parse_checksum);
                 let (Some(len), Some(checksum)) = (len, checksum) else {
                     return Err(damaged(
-                        &path,
+                        path.display(),
                         format!("no count or checksum of the {colour} file; {rebuild}"),
                     ));
                 };

@@ -53,7 +53,8 @@ pub struct Content {
     pub name: String,
 }
 
-fn damaged(name: &str, why: String) -> io::Error {
+/// An error of kind `InvalidData` saying the file `name` is damaged, and how.
+pub(crate) fn damaged(name: impl std::fmt::Display, why: String) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidData,
         format!("{name}: damaged: {why}"),

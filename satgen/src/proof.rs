@@ -158,10 +158,7 @@ impl CheckerArgs {
     /// before any work, not a proof rejected after it.
     pub fn checker(&self) -> Result<Checker, String> {
         if self.checker != Checker::Builtin && cake_lpr().is_none() {
-            return Err(
-                "--checker: cake_lpr is not installed (scripts/install-cake-lpr.sh builds it; or set CAKE_LPR)"
-                    .into(),
-            );
+            return Err(format!("--checker: {NOT_INSTALLED}"));
         }
         Ok(self.checker)
     }
@@ -175,6 +172,10 @@ pub struct Checked {
     /// Who accepted it, in words ("cake_lpr", "the builtin LRAT checker and cake_lpr").
     pub by: &'static str,
 }
+
+/// What is said where cake_lpr is asked for and not found.
+const NOT_INSTALLED: &str =
+    "cake_lpr is not installed (scripts/install-cake-lpr.sh builds it; or set CAKE_LPR)";
 
 /// The cake_lpr to run: `$CAKE_LPR` where set (none if it names no file), else
 /// `cake_lpr` on the PATH (scripts/install-cake-lpr.sh).
@@ -192,9 +193,7 @@ pub fn cake_lpr() -> Option<std::path::PathBuf> {
 /// cake_lpr on the CNF and the LRAT proof: it prints `s VERIFIED UNSAT` on its standard
 /// output when the proof holds (its exit status is 0 either way), else why not.
 fn run_cake_lpr(cnf: &std::path::Path, proof: &std::path::Path) -> Result<(), String> {
-    let program = cake_lpr().ok_or(
-        "cake_lpr is not installed (scripts/install-cake-lpr.sh builds it; or set CAKE_LPR)",
-    )?;
+    let program = cake_lpr().ok_or(NOT_INSTALLED)?;
     let output = std::process::Command::new(&program)
         .arg(cnf)
         .arg(proof)

@@ -139,15 +139,26 @@ pub fn write_file<T>(
     path: &std::path::Path,
     write: impl FnOnce(&mut dyn Write) -> Result<T, Failure>,
 ) -> Result<T, Failure> {
-    let failed = |e: io::Error| Failure::Input(format!("{}: cannot write: {e}", path.display()));
+    write_whole(path, write, |e| {
+        Failure::Input(format!("{}: cannot write: {e}", path.display()))
+    })
+}
+
+/// [`write_file`] for any error type: `io_error` turns the failures of the file itself
+/// into it (the library's writers keep `io::Error`).
+pub fn write_whole<T, E>(
+    path: &std::path::Path,
+    write: impl FnOnce(&mut dyn Write) -> Result<T, E>,
+    io_error: impl Fn(io::Error) -> E,
+) -> Result<T, E> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     let temp = tempfile::NamedTempFile::new_in(dir.unwrap_or(std::path::Path::new(".")))
-        .map_err(failed)?;
+        .map_err(&io_error)?;
     let mut writer = io::BufWriter::new(temp);
     let value = write(&mut writer)?;
-    let temp = writer.into_inner().map_err(|e| failed(e.into_error()))?;
-    temp.as_file().sync_all().map_err(failed)?;
-    temp.persist(path).map_err(|e| failed(e.error))?;
+    let temp = writer.into_inner().map_err(|e| io_error(e.into_error()))?;
+    temp.as_file().sync_all().map_err(&io_error)?;
+    temp.persist(path).map_err(|e| io_error(e.error))?;
     Ok(value)
 }
 
@@ -527,7 +538,7 @@ pub fn load_eval(spec: &str) -> Result<Arc<dyn Evaluation>, Failure> {
 #[cfg(feature = "search")]
 pub fn read_weights(path: &str) -> Result<Vec<u8>, Failure> {
     use std::io::Read;
-    // The trained weights take 1.4 MiB; a set of patterns ten times larger still fits.
+    // Room for sets of patterns many times the trained one's (engine/weights/eval.bin).
     const MOST_BYTES: u64 = 64 << 20;
     let file = std::fs::File::open(path)
         .map_err(|e| Failure::Input(format!("{path}: cannot read: {e}")))?;

@@ -201,6 +201,23 @@ pub struct Trust {
     pub mixed_runs: bool,
 }
 
+/// The JSON Lines of the parts a merge was given: with `--unsealed` a last line cut off is
+/// skipped (a killed run's), and no rows at all is an error naming the first file.
+pub fn read_parts(files: &[std::path::PathBuf], trust: Trust) -> Result<Vec<JsonLine>, Failure> {
+    let lines = if trust.unsealed {
+        super::read_json_lines_resuming(files)?
+    } else {
+        super::read_json_lines(files)?
+    };
+    if lines.is_empty() {
+        return Err(Failure::Input(format!(
+            "{}: no rows (an empty file?)",
+            files[0].display()
+        )));
+    }
+    Ok(lines)
+}
+
 /// What [`check_parts`] found of the parts it was given.
 #[derive(Debug, Default)]
 pub struct Parts {

@@ -31,18 +31,9 @@ const COMMANDS: [&str; 4] = ["engine solve", "dfpn score", "dfpn wld", "dfpn pro
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let (mut run, mut unvouched) = (None, 0);
-    let read = if args.trust.unsealed {
-        cli::read_json_lines_resuming(&args.files)?
-    } else {
-        cli::read_json_lines(&args.files)?
-    };
-    if read.is_empty() {
-        return Err(Failure::Input(format!(
-            "{}: no rows (an empty file?)",
-            args.files[0].display()
-        )));
-    }
-    if !read.iter().any(|r| r.value["command"] == "perft") {
+    let read = seal::read_parts(&args.files, args.trust)?;
+    let perft = read.iter().any(|r| r.value["command"] == "perft");
+    if !perft {
         if let Some(other) = read
             .iter()
             .find(|r| r.value["summary"] != true && r.value.get("empties").is_none())
@@ -60,7 +51,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         .into_iter()
         .map(|read| (read.at(), read.value))
         .collect();
-    if lines.iter().any(|(_, value)| value["command"] == "perft") {
+    if perft {
         return merge_perft(lines, args.json, out);
     }
     let mut rows: BTreeMap<u64, (String, serde_json::Value)> = BTreeMap::new();

@@ -118,17 +118,8 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
     // Processor seconds, summed over the summaries that give them (older runs did not),
     // and how many did.
     let mut cpu_seconds = (0.0, 0);
-    let lines = if args.trust.unsealed {
-        cli::read_json_lines_resuming(&args.files)?
-    } else {
-        cli::read_json_lines(&args.files)?
-    };
-    let Some(first) = lines.first() else {
-        return Err(Failure::Input(format!(
-            "{}: no rows (an empty file?)",
-            args.files[0].display()
-        )));
-    };
+    let lines = seal::read_parts(&args.files, args.trust)?;
+    let first = &lines[0];
     if first.value.get("empties").is_some() {
         return Err(Failure::Input(format!(
             "{}: a row of `engine solve` or `dfpn` (those merge with `engine merge`)",
