@@ -35,7 +35,7 @@ fn refused(bytes: usize) -> ! {
         .file_name()
         .map_or("othello".into(), |n| n.to_string_lossy().into_owned());
     eprintln!(
-        "{program}: the system refused a table of {} MiB (ulimit -v, or memory in use): give a smaller --hash-mb or --memory-mb",
+        "{program}: the system refused a table of {} MiB (ulimit -v or -d, or memory in use): give a smaller --hash-mb or --memory-mb",
         bytes >> 20
     );
     std::process::exit(2)

@@ -958,6 +958,33 @@ fn perft_shards_merge_into_the_whole_count() {
     let other = engine(&["perft", "7", "--shard", "3/3", "--json", "--hash-mb", "2"]);
     std::fs::write(path("other.jsonl"), &other.stdout).unwrap();
     fails(&[&p1, &p2, &path("other.jsonl")], "of another count");
+    // A count changed in a part (a disk error, an edit) no longer matches its row's seal;
+    // a row without one (written before rows were sealed) needs --unsealed.
+    let p3_text = std::fs::read_to_string(&p3).unwrap();
+    let mut row: serde_json::Value = serde_json::from_str(p3_text.lines().last().unwrap()).unwrap();
+    row["leaves"] = (row["leaves"].as_u64().unwrap() + 1).into();
+    std::fs::write(path("changed.jsonl"), row.to_string() + "\n").unwrap();
+    fails(&[&p1, &p2, &path("changed.jsonl")], "changed or damaged");
+    let unsealed: Vec<String> = p3_text
+        .lines()
+        .map(|line| {
+            let mut row: serde_json::Value = serde_json::from_str(line).unwrap();
+            row.as_object_mut().unwrap().remove("checksum");
+            row.to_string()
+        })
+        .collect();
+    std::fs::write(path("unsealed.jsonl"), unsealed.join("\n") + "\n").unwrap();
+    fails(&[&p1, &p2, &path("unsealed.jsonl")], "without a checksum");
+    let merged = engine(&[
+        "merge",
+        "--json",
+        "--unsealed",
+        &p1,
+        &p2,
+        &path("unsealed.jsonl"),
+    ]);
+    assert!(merged.status.success(), "{merged:?}");
+    assert_eq!(counts(&stdout(&merged)), counts(&whole));
 }
 
 /// A WTHOR database of random games whose theoretical scores (black's discs with perfect
@@ -1145,6 +1172,26 @@ fn a_table_beyond_the_address_space_limit_is_refused() {
     assert!(!err.contains("memory allocation"), "{err}");
     let within = run("64");
     assert!(within.status.success(), "{within:?}");
+}
+
+/// A table the system refuses after the budget passed its checks (here a data limit,
+/// `ulimit -d`, which the budget does not read, as memory taken by others would) is a
+/// one-line error naming the size (exit 2), not Rust's abort on a failed allocation.
+#[test]
+fn a_table_the_system_refuses_is_an_error_not_an_abort() {
+    let script = "ulimit -d 600000 && exec \"$0\" solve \"$1\" --hash-mb 2000 --threads 1";
+    let refused = Command::new("sh")
+        .args(["-c", script, env!("CARGO_BIN_EXE_engine")])
+        .arg(problems("fforum-1-19.obf"))
+        .output()
+        .expect("sh runs");
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("the system refused a table of 1024 MiB"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
 
 /// `solve --check-all-answers` checks the score the line gives every move, not only the

@@ -112,8 +112,8 @@ fn enumerate_writes_the_first_passes() {
 }
 
 /// `enumerate --shard I/N --levels DIR` runs (the last level split, the levels below kept
-/// in DIR and shared) merged by `merge` give the whole run's counts; a missing shard is an
-/// error.
+/// in DIR and shared) merged by `merge` give the whole run's counts; a missing shard, or a
+/// changed row, is an error.
 #[test]
 fn enumerate_shards_merge_into_the_whole_level() {
     let dir = tempfile::tempdir().unwrap();
@@ -162,6 +162,17 @@ fn enumerate_shards_merge_into_the_whole_level() {
     let missing = retro(&["merge", &parts[0], &parts[1]]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("shard 3/3 is missing"));
+    // A count changed in a part no longer matches its row's seal.
+    let text = std::fs::read_to_string(&parts[2]).unwrap();
+    let changed = dir.path().join("changed.jsonl");
+    std::fs::write(
+        &changed,
+        text.replacen("\"positions\":", "\"positions\":1", 1),
+    )
+    .unwrap();
+    let changed = retro(&["merge", &parts[0], &parts[1], changed.to_str().unwrap()]);
+    assert_eq!(changed.status.code(), Some(2), "{changed:?}");
+    assert!(String::from_utf8_lossy(&changed.stderr).contains("changed or damaged"));
 }
 
 #[test]
@@ -276,7 +287,9 @@ fn maxmob_keeps_and_reads_the_levels() {
         assert!(output.status.success(), "{output:?}");
         let mut rows = json_lines(&output);
         for row in &mut rows {
+            // The time, and the seal that covers it.
             row.as_object_mut().unwrap().remove("seconds");
+            row.as_object_mut().unwrap().remove("checksum");
         }
         rows
     };
@@ -351,7 +364,8 @@ fn maxmob_shards_merge_into_the_whole_curve() {
     let whole_file = write_part(dir.path(), 0, &whole_run);
     let mixed = [&parts[..], &[whole_file]].concat();
     // A part that followed one position fewer than its partition of ply 4 has (as from a
-    // damaged copy of the level) does not add up to ply 4's row.
+    // damaged copy of the level) does not add up to ply 4's row; edited, its rows no longer
+    // match their seals.
     let short = dir.path().join("short.jsonl").to_str().unwrap().to_string();
     let text = std::fs::read_to_string(&parts[2]).unwrap();
     let rows: Vec<String> = text
@@ -363,8 +377,25 @@ fn maxmob_shards_merge_into_the_whole_curve() {
         })
         .collect();
     std::fs::write(&short, rows.join("\n") + "\n").unwrap();
-    let short = [&parts[..2], &[short]].concat();
+    let short = [&parts[..2], std::slice::from_ref(&short)].concat();
     let output = merge(&[], &short);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert!(message.contains("changed or damaged"), "{message}");
+    // Taken without seals, what the rows say is still checked.
+    let unsealed: Vec<String> = rows
+        .iter()
+        .map(|line| {
+            let mut row: serde_json::Value = serde_json::from_str(line).unwrap();
+            row.as_object_mut().unwrap().remove("checksum");
+            row.to_string()
+        })
+        .collect();
+    std::fs::write(&short[2], unsealed.join("\n") + "\n").unwrap();
+    let output = merge(&[], &short);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("without a checksum"));
+    let output = merge(&["--unsealed"], &short);
     assert_eq!(output.status.code(), Some(2), "{output:?}");
     let message = String::from_utf8_lossy(&output.stderr);
     assert!(

@@ -188,8 +188,8 @@ pub fn command_line() -> String {
 /// What a merge takes on trust (flattened into its arguments).
 #[derive(clap::Args, Debug, Clone, Copy, Default)]
 pub struct Trust {
-    /// Also take rows that no sealed summary vouches for: files written before the tools
-    /// sealed their summaries, and the rows of a run killed before its summary (SIGKILL,
+    /// Also take rows that no seal vouches for: files written before the tools sealed
+    /// their summaries and rows, and the rows of a run killed before its summary (SIGKILL,
     /// a lost machine; Ctrl-C and SIGTERM still write it), skipping a last line cut off.
     /// They are taken as they are (the output counts them); sealed parts are checked all
     /// the same.
@@ -216,6 +216,53 @@ pub fn read_parts(files: &[std::path::PathBuf], trust: Trust) -> Result<Vec<Json
         )));
     }
     Ok(lines)
+}
+
+/// Writes `row` as one JSON line sealed with its own checksum: for rows that stand alone (a
+/// depth of `engine perft`, a level of `retro enumerate`, a ply of `retro maxmob --by-ply`),
+/// which a merge adds up with no summary to vouch for them.
+pub fn write_sealed(
+    out: &mut impl std::io::Write,
+    row: &impl serde::Serialize,
+) -> Result<(), Failure> {
+    let Value::Object(mut object) = serde_json::to_value(row).map_err(|e| Failure::Io(e.into()))?
+    else {
+        panic!("a row is a JSON object");
+    };
+    seal(&mut object);
+    super::write_json(out, &object)
+}
+
+/// Whether a merge may count a row written by [`write_sealed`]: `Ok(false)` for a whole
+/// one, `Ok(true)` for one without a seal taken on `--unsealed` (files written before rows
+/// were sealed), an error naming where it was read for a changed or damaged row or, without
+/// `--unsealed`, an unsealed one.
+pub fn check_row(read: &JsonLine, trust: Trust) -> Result<bool, Failure> {
+    match check_seal(&read.value) {
+        Seal::Whole => Ok(false),
+        Seal::Absent if trust.unsealed => Ok(true),
+        Seal::Absent => Err(Failure::Input(format!(
+            "{}: a row without a checksum (written before rows were sealed): give --unsealed to take such files as they are",
+            read.at()
+        ))),
+        Seal::Broken => Err(Failure::Input(format!(
+            "{}: a row changed or damaged since it was written (its checksum does not match)",
+            read.at()
+        ))),
+    }
+}
+
+/// Checks every line of parts written by [`write_sealed`] ([`check_row`]) and says on
+/// standard error how many were taken without a seal.
+pub fn check_rows(lines: &[JsonLine], trust: Trust) -> Result<(), Failure> {
+    let mut unsealed = 0;
+    for read in lines {
+        unsealed += check_row(read, trust)? as u64;
+    }
+    if unsealed > 0 {
+        eprintln!("warning: {unsealed} rows taken without a seal (--unsealed)");
+    }
+    Ok(())
 }
 
 /// What [`check_parts`] found of the parts it was given.

@@ -33,7 +33,9 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let (mut run, mut unvouched) = (None, 0);
     let read = seal::read_parts(&args.files, args.trust)?;
     let perft = read.iter().any(|r| r.value["command"] == "perft");
-    if !perft {
+    if perft {
+        seal::check_rows(&read, args.trust)?;
+    } else {
         if let Some(other) = read
             .iter()
             .find(|r| r.value["summary"] != true && r.value.get("empties").is_none())

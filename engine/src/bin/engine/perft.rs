@@ -4,7 +4,7 @@ use std::time::Instant;
 use engine::perft::{CountTable, Split};
 use engine::{input, Board, Obf, Position};
 
-use engine::cli::{self, Failure};
+use engine::cli::{self, seal, Failure};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -89,7 +89,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         let Some(counts) = counts else {
             // As the other batch commands end: a summary line saying where it stopped.
             if args.json {
-                cli::write_json(
+                seal::write_sealed(
                     out,
                     &serde_json::json!({"command": "perft", "summary": true, "interrupted": true,
                         "complete_depths": depth - 1}),
@@ -136,7 +136,7 @@ pub fn write_header(out: &mut impl Write) -> Result<(), Failure> {
 /// One depth: a line of the table, or with `json` one JSON object.
 pub fn write_row(out: &mut impl Write, row: &Row, json: bool) -> Result<(), Failure> {
     if json {
-        return cli::write_json(out, row);
+        return seal::write_sealed(out, row);
     }
     writeln!(
         out,

@@ -10,7 +10,7 @@ mod merge;
 mod reach;
 
 use clap::{Parser, Subcommand};
-use engine::cli::{self, Failure};
+use engine::cli::{self, seal, Failure};
 use retro::enumerate::Build;
 use retro::{Convention, Level};
 
@@ -273,7 +273,7 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
             peak_memory_bytes: peak_memory(),
         };
         if args.run.json {
-            cli::write_json(out, &row)?;
+            seal::write_sealed(out, &row)?;
         } else {
             let canonical = count
                 .canonical
@@ -334,7 +334,7 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
 /// commands, a summary line (JSON with `--json`) saying the rows above are complete.
 fn interrupted(out: &mut impl Write, json: bool, label: &str, number: u32) -> Result<(), Failure> {
     if json {
-        cli::write_json(
+        seal::write_sealed(
             out,
             &serde_json::json!({"command": "enumerate", "summary": true, "interrupted": true,
                 "stopped_at": format!("{label} {number}")}),

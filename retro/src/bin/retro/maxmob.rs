@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Instant;
 
-use engine::cli::{self, Failure};
+use engine::cli::{self, seal, Failure};
 use engine::game::format_moves;
 use engine::{Game, Position};
 use retro::max_mobility;
@@ -262,7 +262,7 @@ fn write_rows(rows: &[Row], json: bool, out: &mut impl Write) -> Result<(), Fail
     }
     for row in rows {
         if json {
-            cli::write_json(out, row)?;
+            seal::write_sealed(out, row)?;
         } else {
             let seen = match (row.positions, row.beam) {
                 (Some(positions), _) => positions.to_string(),

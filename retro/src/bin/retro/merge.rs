@@ -130,9 +130,11 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
         .iter()
         .any(|read| read.value["command"] == "enumerate")
     {
+        seal::check_rows(&lines, args.trust)?;
         return merge_levels(lines, args.json, out);
     }
     if lines.iter().any(|read| read.value["command"] == "maxmob") {
+        seal::check_rows(&lines, args.trust)?;
         return crate::maxmob::merge(lines, args.json, out);
     }
     let parts = seal::check_parts(&lines, &["retro check"], args.trust)?;
@@ -513,7 +515,7 @@ fn merge_levels(
             if let Some(c) = canonical {
                 row["canonical"] = c.into();
             }
-            cli::write_json(out, &row)?;
+            seal::write_sealed(out, &row)?;
         } else {
             let canonical = canonical.map_or("-".to_string(), |c| c.to_string());
             writeln!(
