@@ -14,6 +14,10 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
 # it (they test its absence where it is not installed).
 scripts/install-cake-lpr.sh
 cargo test --profile ci --workspace
+# The headline answers of results/README.md, each in its small form, against the values
+# committed in results/expected/ (about a minute): a report's commands cannot rot unseen.
+cargo build --profile ci --workspace --bins
+BIN_DIR=target/ci scripts/reproduce.sh --quick
 # The rules build and pass their tests without the search (as satgen and retro use them).
 cargo test --profile ci -p engine --no-default-features
 scripts/install-build-deps.sh

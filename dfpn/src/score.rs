@@ -92,7 +92,7 @@ impl Prover {
         // both questions, and the disproof of a win goes first: it leaves, for every
         // move, the bounds and leaf-table entries that make the draw's proof cheap; the
         // other way round the proof helps the disproof less (measured on fforum-40-59:
-        // results/dfpn.md, session 56).
+        // results/dfpn.md).
         let order = match self.guess(board, -1, 1, stop)? {
             Some(guess) if guess >= 0 => [2, 0],
             _ => [0, 2],

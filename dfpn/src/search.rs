@@ -63,7 +63,7 @@ const HINT_MARGIN: i32 = 20;
 /// the static evaluation ([`Worker::value`]). The alpha-beta search ranks by searches from
 /// [`engine::search::SHALLOW_SORT_MIN`], but a proof-number tree holds many more
 /// nodes just above its leaves than an alpha-beta tree does, and there the searches cost
-/// more than they save (measured in results/dfpn.md, session 31).
+/// more than they save (measured in results/dfpn.md).
 const SHALLOW_FROM: u32 = 24;
 
 /// Empties from which a node below [`SHALLOW_FROM`] that is expected to be proved (its
@@ -149,14 +149,15 @@ impl Default for Options {
             // the alpha-beta search, ordered by the selective guess's table, never starts.
             // Such leaves split over every core, so one thread searches the tree.
             leaf_empties: LEAF_EMPTIES,
-            // None beyond the leaves: early leaves paid above small leaves (session 33).
+            // None beyond the leaves: early leaves paid above small leaves
+            // (results/dfpn.md).
             easy_leaf_empties: 0,
             easy_margin: 16,
             initial: Initial::Evaluation,
             aggregation: Aggregation::Weak,
             epsilon: 0.25,
             // Proof questions gain, and weighing the refuter's side too costs the
-            // disproofs more than it saves (measured in results/dfpn.md, session 61).
+            // disproofs more than it saves (measured in results/dfpn.md).
             estimate_factor: 1.5,
             table_mb: 192,
             leaf_table_mb: 64,
@@ -830,7 +831,7 @@ fn grades_by_search(empties: u32, expects_proof: impl FnOnce() -> bool) -> bool 
 /// (only asked then), one child should suffice, as at alpha-beta's cut nodes where young
 /// brothers wait: the threads stay together on the best child and part below it. Unless
 /// its children are leaves of at most `leaf_empties` empties: the second thread would only
-/// repeat the first's alpha-beta search (measured in results/dfpn.md, session 58).
+/// repeat the first's alpha-beta search (measured in results/dfpn.md).
 fn threads_part(empties: u32, leaf_empties: u32, expects_proof: impl FnOnce() -> bool) -> bool {
     empties <= leaf_empties + 1 || !expects_proof()
 }

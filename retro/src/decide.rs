@@ -42,7 +42,7 @@ pub enum Method {
 /// What the race passes to Kissat named alone. Its failed-literal probing takes a large
 /// share of its time on these questions (long chains of gates from step to step) and
 /// rarely pays: without it the parts that hold the game are solved faster, the slowest
-/// runs most (measured in results/reach.md, session 36).
+/// runs most (measured in results/reach.md).
 pub const KISSAT_OPTIONS: &str = "--probe=false";
 
 /// What the race passes to CaDiCaL named alone on the whole question, whose only answer

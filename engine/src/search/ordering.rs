@@ -116,7 +116,7 @@ pub const SHALLOW_SORT_MIN: u32 = 18;
 
 /// The depth of the search that ranks the children of a node with `empties` empties (from
 /// [`SHALLOW_SORT_MIN`]): 2 plies up to 23 empties, then one per 4 empties above 12.
-/// Session 18 raised 18-19 from 1 ply to 2 (results/ffo.md).
+/// 18-19 empties gained from 2 plies over 1 (results/ffo.md).
 pub fn sort_depth(empties: u32) -> u32 {
     match empties {
         ..=23 => 2,

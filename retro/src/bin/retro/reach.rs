@@ -143,7 +143,7 @@ pub struct CheckArgs {
     /// passes (`odd`: no game without passes ends there so), or the others (`even`); row
     /// numbers stay the file's, so the two runs merge. For scheduling: on `odd` random
     /// boards the race's searches by parts rarely find a game, and the whole question
-    /// decides nearly all (results/reach.md, session 47), so run apart with `--threads
+    /// decides nearly all (results/reach.md), so run apart with `--threads
     /// 1`, a position per core, they give it all of their processor time. Not for CSV
     /// input, whose lines ask both sides to move.
     #[arg(long, value_enum)]
