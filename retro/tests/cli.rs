@@ -866,6 +866,8 @@ fn merge_puts_shards_back_together() {
         parts.push(path.to_str().unwrap().to_string());
     }
     let plot = dir.path().join("cactus.svg");
+    let by_discs = dir.path().join("discs.svg");
+    let growth = dir.path().join("estimate.svg");
     let output = retro(&[
         "merge",
         &parts[1],
@@ -874,6 +876,12 @@ fn merge_puts_shards_back_together() {
         "--estimate",
         "--plot",
         plot.to_str().unwrap(),
+        "--positions",
+        file.to_str().unwrap(),
+        "--plot-discs",
+        by_discs.to_str().unwrap(),
+        "--plot-estimate",
+        growth.to_str().unwrap(),
     ]);
     assert!(output.status.success(), "{output:?}");
     let svg = std::fs::read_to_string(&plot).unwrap();
@@ -881,6 +889,39 @@ fn merge_puts_shards_back_together() {
         svg.starts_with("<svg") && svg.contains("all decided"),
         "{svg:.200}"
     );
+    // By disc count: every position decided, counted under its disc count.
+    let svg = std::fs::read_to_string(&by_discs).unwrap();
+    assert!(
+        svg.contains("median") && svg.contains("30 positions"),
+        "{svg:.300}"
+    );
+    let svg = std::fs::read_to_string(&growth).unwrap();
+    assert!(
+        svg.contains("upper end") && svg.contains("(30 boards)"),
+        "{svg:.300}"
+    );
+    // The disc plot needs the positions the rows answer, and all of them.
+    let refused = retro(&["merge", &parts[0], &parts[1], "--plot-discs", "x.svg"]);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    let short = dir.path().join("short.obf");
+    let five: Vec<&str> = std::str::from_utf8(&sample.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('%'))
+        .take(5)
+        .collect();
+    std::fs::write(&short, five.join("\n") + "\n").unwrap();
+    let refused = retro(&[
+        "merge",
+        &parts[0],
+        &parts[1],
+        "--positions",
+        short.to_str().unwrap(),
+        "--plot-discs",
+        by_discs.to_str().unwrap(),
+    ]);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("the positions file holds 5"));
     let mut merged = json_lines(&output);
     let summary = merged.pop().unwrap();
     let whole = check_with_varisat(&file, "0.05", &["--quick-nodes", "1"]);

@@ -3,6 +3,7 @@
 
 mod bench;
 mod check;
+mod compare;
 mod prove;
 mod score;
 
@@ -38,6 +39,9 @@ enum Command {
     CheckProof(check::Args),
     /// Each threshold question by df-pn and by null-window alpha-beta, side by side.
     Bench(bench::Args),
+    /// Two runs over the same positions side by side (`dfpn wld` against `engine solve
+    /// --wld`...): per position each run's seconds and nodes and their ratios.
+    Compare(compare::Args),
     /// Shell completions (bash, zsh, fish, elvish, powershell) on standard output.
     Completions(cli::CompletionsArgs),
     /// Man pages of this tool and each of its commands, written into a directory.
@@ -159,7 +163,7 @@ fn main() -> ExitCode {
         Command::Score(args) | Command::Wld(args) => args.search.resources.threads,
         Command::Bench(args) => args.search.resources.threads,
         Command::CheckProof(args) => args.search.threads,
-        Command::Completions(_) | Command::Manual(_) => Some(1),
+        Command::Compare(_) | Command::Completions(_) | Command::Manual(_) => Some(1),
     };
     let pool = match cli::thread_pool(threads) {
         Ok(pool) => pool,
@@ -173,6 +177,7 @@ fn main() -> ExitCode {
             Command::Wld(args) => score::run(&args, true, &mut out),
             Command::CheckProof(args) => check::run(&args, &mut out),
             Command::Bench(args) => bench::run(&args, &mut out),
+            Command::Compare(args) => compare::run(&args, &mut out),
             Command::Completions(args) => cli::completions::<Cli>(&args, &mut out),
             Command::Manual(args) => cli::manual::<Cli>(&args, &mut out),
         }

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 mod maxmob;
 mod merge;
+mod plots;
 mod reach;
 
 use clap::{Parser, Subcommand};

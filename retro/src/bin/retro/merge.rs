@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use engine::cli::{self, seal, Failure};
 use retro::estimate::{estimate, random_board_space, z_score};
 
+use crate::plots;
 use crate::reach::{row_index, unchecked_no};
 
 #[derive(clap::Args)]
@@ -37,6 +38,19 @@ pub struct MergeArgs {
     /// each took, sorted (the usual way to compare solvers over a set of questions).
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+    /// Draw the seconds of the positions decided by their number of discs (SVG: per disc
+    /// count the median, the 90th percentile and the slowest, and the share decided), the
+    /// discs read from the file of positions the rows answer (`--positions`).
+    #[arg(long, value_name = "FILE.svg", requires = "positions")]
+    plot_discs: Option<PathBuf>,
+    /// The file of positions that the rows answer (OBF, CSV or games, as given to `check`),
+    /// for `--plot-discs`.
+    #[arg(long, value_name = "FILE")]
+    positions: Option<PathBuf>,
+    /// Draw the estimate's interval after the first n boards, n growing to the whole
+    /// sample in the sample's order (SVG): how far more boards narrow it.
+    #[arg(long, value_name = "FILE.svg", requires = "estimate")]
+    plot_estimate: Option<PathBuf>,
     #[command(flatten)]
     trust: seal::Trust,
 }
@@ -249,9 +263,17 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
             )
         })
         .flatten();
+    let drawn = |path: &PathBuf, result: Result<(), Box<dyn std::error::Error>>| {
+        result.map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
+    };
     if let Some(path) = &args.plot {
-        cactus(path, &rows, &args.files)
-            .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+        drawn(path, plots::cactus(path, &rows, &args.files))?;
+    }
+    if let (Some(path), Some(file)) = (&args.plot_discs, &args.positions) {
+        drawn(path, plots::by_discs(path, &rows, &discs_per_line(file)?))?;
+    }
+    if let Some(path) = &args.plot_estimate {
+        drawn(path, plots::estimate_growth(path, &rows, args.confidence))?;
     }
     if args.json {
         let mut digest = seal::RowDigest::default();
@@ -341,75 +363,24 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The cactus plot of `rows`: one line per method (and one for all decided positions),
-/// point `k` at the seconds of the `k`-th fastest position it decided.
-fn cactus(
-    path: &std::path::Path,
-    rows: &BTreeMap<u64, serde_json::Value>,
-    files: &[PathBuf],
-) -> Result<(), Box<dyn std::error::Error>> {
-    use plotters::prelude::*;
-    let mut times: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-    for row in rows.values().filter(|r| !r["reachable"].is_null()) {
-        let seconds = row["seconds"].as_f64().unwrap_or(0.0).max(1e-5);
-        let method = row["method"].as_str().unwrap_or("-").to_string();
-        times.entry(method).or_default().push(seconds);
-        times.entry("all decided".into()).or_default().push(seconds);
-    }
-    for series in times.values_mut() {
-        series.sort_by(f64::total_cmp);
-    }
-    let most = times.values().map(Vec::len).max().unwrap_or(0).max(1) as u64;
-    let slowest = times
-        .values()
-        .flat_map(|t| t.last())
-        .fold(1.0f64, |a, &b| a.max(b));
-    let root = SVGBackend::new(path, (900, 560)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            format!(
-                "retro check: {} positions ({})",
-                rows.len(),
-                names.join(" ")
-            ),
-            ("sans-serif", 16),
-        )
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(70)
-        .build_cartesian_2d(0..most, (1e-5f64..slowest * 2.0).log_scale())?;
-    chart
-        .configure_mesh()
-        .x_desc("positions decided")
-        .y_desc("seconds per position")
-        .draw()?;
-    for (i, (method, series)) in times.iter().enumerate() {
-        let colour = Palette99::pick(i).to_rgba();
-        // At most about 2,000 points a line (every k-th by rank, and the last): a file of
-        // 10^5 positions would otherwise give megabytes of SVG for the same curve.
-        let step = series.len().div_ceil(2000).max(1);
-        let points = series
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| k % step == 0 || k + 1 == series.len())
-            .map(|(k, &t)| (k as u64 + 1, t));
-        chart
-            .draw_series(LineSeries::new(points, colour.stroke_width(2)))?
-            .label(format!("{method} ({})", series.len()))
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
-            });
-    }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()?;
-    root.present()?;
-    Ok(())
+/// The number of discs of each line's position in a file of positions, as `check` numbers
+/// its rows (a CSV line is one board, asked with either side to move).
+fn discs_per_line(file: &std::path::Path) -> Result<Vec<u32>, Failure> {
+    let discs = |board: engine::Board| 64 - board.empties().count_ones();
+    let csv = file
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+    Ok(if csv {
+        engine::input::read_bitboard_csv(file)?
+            .into_iter()
+            .map(|(_, board)| discs(board))
+            .collect()
+    } else {
+        engine::input::read_positions(file, None)?
+            .into_iter()
+            .map(|(_, obf)| discs(obf.position.board))
+            .collect()
+    })
 }
 
 /// One level of `retro enumerate` as merged: its counts, and from how many partitions.
