@@ -20,21 +20,38 @@ pub fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, Failure> {
         .map_err(|e| Failure::Input(format!("cannot start {threads} threads: {e}")))
 }
 
-/// `--hash-mb` of the commands that search: one budget for all of a command's tables,
-/// 256 MiB by default everywhere, divided where there are several by
-/// [`crate::memory::share_mb`].
+/// `--hash-mb`, declared once for every command with tables: one budget for all of a
+/// command's tables, divided where there are several by [`crate::memory::share_mb`].
+/// `DEFAULT_MB` is the command's default: 256 MiB for the searches, what was measured to
+/// suit the others (perft's subtree counts, datagen's many small solves).
 #[derive(clap::Args, Debug)]
-pub struct HashArgs {
-    /// Memory in MiB for the tables of the search, all of them together (the exact
-    /// solver keeps 2 MiB more, for the nodes near the leaves).
-    #[arg(long, default_value_t = 256, value_parser = parse_memory_mb, allow_hyphen_values = true)]
+pub struct HashArgs<const DEFAULT_MB: u64 = 256> {
+    /// Memory in MiB for the command's tables, all of them together (the exact solver
+    /// keeps 2 MiB more, for the nodes near the leaves).
+    #[arg(long, default_value_t = DEFAULT_MB, value_parser = parse_memory_mb, allow_hyphen_values = true)]
     pub hash_mb: u64,
 }
 
-impl HashArgs {
+impl<const DEFAULT_MB: u64> HashArgs<DEFAULT_MB> {
     /// The budget in MiB.
     pub fn mb(&self) -> usize {
         self.hash_mb as usize
+    }
+}
+
+/// `--threads`, declared once for every command of every tool that takes it.
+#[derive(clap::Args, Debug, Clone, Copy, Default)]
+pub struct ThreadArgs {
+    /// Threads to work with, 1 to 1024 (default: one per core); the command's description
+    /// says what each does.
+    #[arg(long = "threads", id = "threads", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub count: Option<u32>,
+}
+
+impl ThreadArgs {
+    /// A pool of these threads.
+    pub fn pool(&self) -> Result<rayon::ThreadPool, Failure> {
+        thread_pool(self.count)
     }
 }
 
@@ -45,9 +62,9 @@ pub struct SearchArgs {
     /// `--hash-mb`.
     #[command(flatten)]
     pub hash: HashArgs,
-    /// Search threads (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
+    /// `--threads`: the search's.
+    #[command(flatten)]
+    pub threads: ThreadArgs,
 }
 
 /// A memory budget in MiB for tables (`--hash-mb`, `--memory-mb`): at least 2 (the

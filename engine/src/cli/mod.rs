@@ -24,7 +24,7 @@ pub mod seal;
 mod shard;
 mod signal;
 
-pub use budget::{parse_memory_mb, thread_count, thread_pool, HashArgs, SearchArgs};
+pub use budget::{parse_memory_mb, thread_count, thread_pool, HashArgs, SearchArgs, ThreadArgs};
 pub use clock::{cpu_seconds, CpuClock, CpuTimer};
 pub use failure::{exit_code, Failure};
 pub use shard::{parse_shard, Split};
@@ -263,9 +263,30 @@ pub struct PositionArgs {
     /// One position: an OBF line or a move list.
     #[arg(long, allow_hyphen_values = true)]
     pub board: Option<String>,
-    /// Take only positions I, I+N, I+2N... (1-based) of the file, for clusters.
-    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
-    pub shard: Option<(usize, usize)>,
+    /// `--shard`: positions I, I+N, I+2N... of the file.
+    #[command(flatten)]
+    pub shard: ShardArgs,
+}
+
+/// `--json`, declared once for every command of every tool that writes JSON.
+#[derive(clap::Args, Debug, Clone, Copy, Default)]
+pub struct OutputArgs {
+    /// Write JSON Lines (one object per line, as `jq` reads them) instead of the table;
+    /// what each line holds is said after the options.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--shard I/N`, declared once for every batch command of every tool: part I of N of the
+/// command's work, so that GNU parallel or a Slurm array shares a run over a cluster and
+/// the tool's `merge` puts the parts back together.
+#[derive(clap::Args, Debug, Clone, Copy, Default)]
+pub struct ShardArgs {
+    /// Do only part I of N (1-based) of the work, for clusters: items I, I+N, I+2N... of
+    /// the command's list (the command's description says what the items are); the
+    /// tool's `merge` puts the parts back together (default: all of it).
+    #[arg(long = "shard", id = "shard", value_name = "I/N", value_parser = parse_shard)]
+    pub part: Option<(usize, usize)>,
 }
 
 impl PositionArgs {
@@ -283,7 +304,7 @@ impl PositionArgs {
             None => options.to_string(),
         };
         let totals = Totals {
-            shard: self.shard.map(|(i, n)| format!("{i}/{n}")),
+            shard: self.shard.part.map(|(i, n)| format!("{i}/{n}")),
             file_positions: all.len(),
             run: Some(seal::Run::new(
                 command,
@@ -302,7 +323,7 @@ impl PositionArgs {
 
     /// The positions of this shard (all without `--shard`).
     fn sharded(&self, positions: Vec<(usize, Obf)>) -> Vec<(usize, Obf)> {
-        match self.shard {
+        match self.shard.part {
             Some((i, n)) => positions
                 .into_iter()
                 .filter(|(index, _)| (index - 1) % n == i - 1)

@@ -38,7 +38,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let positions = args.positions.read()?;
     let options = args.search.options()?;
     let stop = cli::interrupt_flag();
-    let json = args.search.json;
+    let json = args.search.output.json;
     if !json {
         writeln!(
             out,

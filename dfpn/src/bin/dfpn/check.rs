@@ -9,6 +9,7 @@ use engine::cli::{self, Failure};
 use engine::search::Solver;
 
 #[derive(clap::Args)]
+#[command(after_long_help = "--json: One JSON object.")]
 pub struct Args {
     /// A proof file written by `dfpn prove --proof FILE`, or by `dfpn score/wld --proof
     /// DIR` (an exact score's two halves are checked together); `-`: standard input.
@@ -20,9 +21,8 @@ pub struct Args {
     /// `prove --leaf-empties` or `--easy-leaf-empties`.
     #[arg(long, default_value_t = CHECK_LEAF_EMPTIES, value_parser = clap::value_parser!(u32).range(0..=60))]
     leaf_empties: u32,
-    /// One JSON object.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: cli::OutputArgs,
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
@@ -79,7 +79,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     };
     match verdict {
         Ok((verified, line)) => {
-            if args.json {
+            if args.output.json {
                 cli::write_json(
                     out,
                     &serde_json::json!({ "valid": true, "proof": verified }),
@@ -91,7 +91,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         }
         // As the other batch commands end: a summary line, and no verdict either way.
         Err(CheckError::Interrupted) => {
-            if args.json {
+            if args.output.json {
                 cli::write_json(
                     out,
                     &serde_json::json!({ "valid": null, "interrupted": true }),
@@ -105,7 +105,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             Err(Failure::Interrupted)
         }
         Err(error) => {
-            if args.json {
+            if args.output.json {
                 cli::write_json(
                     out,
                     &serde_json::json!({ "valid": false, "error": error.to_string() }),

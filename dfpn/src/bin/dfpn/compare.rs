@@ -11,6 +11,7 @@ use engine::cli::{self, seal, Failure};
 use serde_json::Value;
 
 #[derive(clap::Args)]
+#[command(after_long_help = "--json: a row per position, then a summary.")]
 pub struct Args {
     /// JSON Lines of the first run (`--json` output with its summary; its shards may be
     /// given together, as to `engine merge`): the ratios are this run's over the second's.
@@ -22,9 +23,8 @@ pub struct Args {
     /// Draw each position's seconds by both runs, and the ratio (SVG).
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
-    /// JSON Lines: a row per position, then a summary.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: cli::OutputArgs,
     #[command(flatten)]
     trust: seal::Trust,
 }
@@ -93,7 +93,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             missing.join(", ")
         )));
     }
-    if !args.json {
+    if !args.output.json {
         writeln!(
             out,
             "{:>4} {:>7} {:>6} {:>9} {:>14} {:>9} {:>14} {:>7} {:>7}",
@@ -119,7 +119,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         }
         let ratio = |x: f64, y: f64| if y > 0.0 { x / y } else { f64::NAN };
         points.push((*index, seconds.0, seconds.1));
-        if args.json {
+        if args.output.json {
             cli::write_json(
                 out,
                 &serde_json::json!({"index": index, "empties": a["empties"],
@@ -149,7 +149,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         )?;
     }
     let [s1, n1, s2, n2] = totals;
-    if args.json {
+    if args.output.json {
         cli::write_json(
             out,
             &serde_json::json!({"summary": true, "first": first.name, "second": second.name,

@@ -57,6 +57,7 @@ enum Command {
 /// suit small leaves, which do not split: each thread then searches its leaves alone).
 /// `--threads 1` gives the same node counts run after run.
 #[derive(clap::Args)]
+#[command(after_long_help = "--json: one per position, then a summary.")]
 pub struct ProverArgs {
     #[command(flatten)]
     pub resources: cli::SearchArgs,
@@ -95,10 +96,8 @@ pub struct ProverArgs {
     estimate_factor: f64,
     #[command(flatten)]
     eval: cli::EvalArgs,
-    /// JSON Lines (one object per line, as `jq` reads them): one per position, then a
-    /// summary.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: cli::OutputArgs,
 }
 
 impl ProverArgs {
@@ -159,10 +158,10 @@ fn main() -> ExitCode {
     };
     // The alpha-beta searches (and the proof checker's leaves) split their work in this pool.
     let threads = match &cli.command {
-        Command::Prove(args) => args.search.resources.threads,
-        Command::Score(args) | Command::Wld(args) => args.search.resources.threads,
-        Command::Bench(args) => args.search.resources.threads,
-        Command::CheckProof(args) => args.search.threads,
+        Command::Prove(args) => args.search.resources.threads.count,
+        Command::Score(args) | Command::Wld(args) => args.search.resources.threads.count,
+        Command::Bench(args) => args.search.resources.threads.count,
+        Command::CheckProof(args) => args.search.threads.count,
         Command::Compare(_) | Command::Completions(_) | Command::Manual(_) => Some(1),
     };
     let pool = match cli::thread_pool(threads) {

@@ -48,7 +48,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let progress = cli::position_progress(positions.len());
     let mut prover = args.search.prover()?;
     crate::show_progress(&mut prover, &progress);
-    if !args.search.json {
+    if !args.search.output.json {
         let header = format!(
             "{:>4} {:>7} {:>9} {:>10} {:>9} {:>14} {:>12} {:>10}",
             "#", "empties", "threshold", "result", "seconds", "nodes", "nodes/s", "table MiB"
@@ -77,7 +77,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             table_peak_bytes: prover.table_stats().peak_bytes,
         };
         summary.add(row.nodes, seconds, None);
-        let line = if args.search.json {
+        let line = if args.search.output.json {
             summary.json_row(&row)
         } else {
             format!(
@@ -106,7 +106,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             let json = serde_json::to_string(&proof.to_file()).expect("a proof serialises");
             write(path, json)?;
             write(&path.with_extension("dot"), proof.to_dot())?;
-            if !args.search.json {
+            if !args.search.output.json {
                 let note = format!(
                     "proof: {} nodes written to {} and {}",
                     proof.graph.node_count(),
@@ -119,5 +119,5 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     }
     progress.finish_and_clear();
     // The same summary as the other batch commands (JSON: the last line).
-    summary.finish(out, args.search.json, Default::default(), "")
+    summary.finish(out, args.search.output.json, Default::default(), "")
 }

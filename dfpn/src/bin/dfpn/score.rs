@@ -98,7 +98,7 @@ pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> 
         .positions
         .read_batch(if wld { "dfpn wld" } else { "dfpn score" }, "")?;
     let stop = cli::interrupt_flag();
-    let json = args.search.json;
+    let json = args.search.output.json;
     let progress = cli::position_progress(positions.len());
     let mut prover = args.search.prover()?;
     crate::show_progress(&mut prover, &progress);

@@ -5,6 +5,7 @@ use engine::cli::{self, Failure, PositionArgs};
 use engine::search::midgame::Midgame;
 
 #[derive(clap::Args)]
+#[command(after_long_help = "--json: one per position.")]
 pub struct Args {
     #[command(flatten)]
     selectivity: cli::SelectivityArgs,
@@ -18,9 +19,8 @@ pub struct Args {
     eval: cli::EvalArgs,
     #[command(flatten)]
     hash: cli::HashArgs,
-    /// JSON Lines (one object per line): one per position.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: cli::OutputArgs,
 }
 
 #[derive(serde::Serialize)]
@@ -58,7 +58,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             nodes: midgame.nodes(),
             seconds: start.elapsed().as_secs_f64(),
         };
-        if args.json {
+        if args.output.json {
             cli::write_json(out, &row)?;
         } else {
             let moves: Vec<String> = row

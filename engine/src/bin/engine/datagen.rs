@@ -10,6 +10,9 @@ use engine::search::Solver;
 use engine::train::datagen::{self, DatagenOptions};
 
 #[derive(clap::Args)]
+#[command(
+    after_long_help = "--shard I/N: Play only games I-1, I-1+N, ... of the GAMES, for clusters (`engine train` takes the shards' files, given all or joined with `cat`)."
+)]
 pub struct Args {
     /// Games to play: indices 0..GAMES (games already in the output are skipped).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
@@ -38,16 +41,13 @@ pub struct Args {
     seed: u64,
     #[command(flatten)]
     eval: cli::EvalArgs,
-    /// Transposition table per thread, in MiB.
-    #[arg(long, default_value_t = 64, value_parser = cli::parse_memory_mb, allow_hyphen_values = true)]
-    hash_mb: u64,
-    /// Worker threads, each playing its own games (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: Option<u32>,
-    /// Play only games I-1, I-1+N, ... of the GAMES, for clusters (`engine train` takes
-    /// the shards' files, given all or joined with `cat`).
-    #[arg(long, value_name = "I/N", value_parser = cli::parse_shard)]
-    shard: Option<(usize, usize)>,
+    /// `--hash-mb`: each thread's transposition table.
+    #[command(flatten)]
+    hash: cli::HashArgs<64>,
+    #[command(flatten)]
+    threads: cli::ThreadArgs,
+    #[command(flatten)]
+    shard: cli::ShardArgs,
 }
 
 fn parse_range(text: &str) -> Result<(u32, u32), String> {
@@ -89,7 +89,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let eval = args.eval.load()?;
     let (file, done) = open_output(&args.out)?;
     let todo: Vec<u64> = (0..args.games)
-        .filter(|g| match args.shard {
+        .filter(|g| match args.shard.part {
             Some((i, n)) => g % n as u64 == i as u64 - 1,
             None => true,
         })
@@ -103,7 +103,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         noise: args.noise as i32,
         seed: args.seed,
     };
-    let threads = cli::thread_count(args.threads);
+    let threads = cli::thread_count(args.threads.count);
     let stop = cli::interrupt_flag();
     let progress = cli::progress_bar(todo.len() as u64, "games");
     let file = Mutex::new(file);
@@ -114,7 +114,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let worker = || -> Result<(), Failure> {
         // One thread per worker: the solver's own parallel splits would only add nodes.
         let pool = cli::thread_pool(Some(1))?;
-        let solver = Solver::new(args.hash_mb as usize).with_eval(eval.clone());
+        let solver = Solver::new(args.hash.mb()).with_eval(eval.clone());
         loop {
             let Some(&game) = todo.get(next.fetch_add(1, Relaxed)) else {
                 return Ok(());

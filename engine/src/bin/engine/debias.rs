@@ -23,6 +23,7 @@ use engine::Game;
 use rand::{rngs::StdRng, SeedableRng};
 
 #[derive(clap::Args)]
+#[command(after_long_help = "--json: one per phase.")]
 pub struct Args {
     /// Weights to correct: a file written by `engine train`, or "trained" (the built-in
     /// weights).
@@ -43,9 +44,8 @@ pub struct Args {
     rounds: u32,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// JSON Lines (one object per line): one per phase.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: cli::OutputArgs,
 }
 
 /// Searches per position: depths 0 (the static value) to 4, full width, never exact.
@@ -127,7 +127,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         remaining: eval.discs(&engine::Board::START) as f64,
     });
     cli::write_file(&args.out, |w| Ok(w.write_all(&eval.encode())?))?;
-    if args.json {
+    if args.output.json {
         for row in &rows {
             cli::write_json(out, row)?;
         }

@@ -15,6 +15,7 @@ use engine::position::{Color, Move};
 use engine::search::midgame::Midgame;
 
 #[derive(clap::Args)]
+#[command(after_long_help = "--json: One JSON object with the totals.")]
 pub struct Args {
     /// The first player's evaluation: trained, hand, or a weights file.
     #[arg(long, default_value = "trained")]
@@ -45,12 +46,10 @@ pub struct Args {
     second_selectivity: Selectivity,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads, each playing its own games (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: Option<u32>,
-    /// One JSON object with the totals.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    threads: cli::ThreadArgs,
+    #[command(flatten)]
+    output: cli::OutputArgs,
 }
 
 #[derive(serde::Serialize)]
@@ -131,7 +130,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let openings: Vec<Game> = (0..args.openings)
         .map(|_| Game::random(&mut rng, args.opening_plies as usize))
         .collect();
-    let pool = cli::thread_pool(args.threads)?;
+    let pool = args.threads.pool()?;
     let progress = cli::progress_bar(2 * openings.len() as u64, "games");
     // Per game, for the first player: disc difference, its nodes, the second's nodes.
     let results: Vec<Option<(i32, u64, u64)>> = pool.install(|| {
@@ -175,7 +174,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         first_nodes: results.iter().map(|r| r.1).sum(),
         second_nodes: results.iter().map(|r| r.2).sum(),
     };
-    if args.json {
+    if args.output.json {
         cli::write_json(out, &summary)
     } else {
         let player = |name: &str, depth: u32, selectivity: Selectivity| {

@@ -12,16 +12,15 @@ use engine::cli::{self, seal, Failure, Totals};
 use crate::perft::Row;
 
 #[derive(clap::Args)]
+#[command(after_long_help = "--json: the rows in file order, then the summary.")]
 pub struct Args {
     /// JSON Lines of `engine solve --json` or `dfpn score/wld --json` runs (shards of one
     /// file, each with its summary line), or of `engine perft --shard I/N --json` runs (the
     /// shards of one count).
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// JSON Lines (one object per line, as `jq` reads them): the rows in file order, then
-    /// the summary.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: cli::OutputArgs,
     #[command(flatten)]
     trust: seal::Trust,
 }
@@ -54,7 +53,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         .map(|read| (read.at(), read.value))
         .collect();
     if perft {
-        return merge_perft(lines, args.json, out);
+        return merge_perft(lines, args.output.json, out);
     }
     let mut rows: BTreeMap<u64, (String, serde_json::Value)> = BTreeMap::new();
     let mut summaries: Vec<(String, serde_json::Value)> = Vec::new();
@@ -100,7 +99,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let mut totals = Totals::new();
     totals.file_positions = file_positions;
     totals.run = run;
-    if !args.json {
+    if !args.output.json {
         // The answers' column named as the runs named it (win/draw/loss rows say "wld").
         let answer = match rows.values().all(|(_, row)| row["wld"].is_string()) {
             true => "wld",
@@ -117,7 +116,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         let seconds = row["seconds"].as_f64().unwrap_or(0.0);
         let expected_ok = row["expected_ok"].as_bool();
         totals.add(nodes, seconds, expected_ok);
-        if args.json {
+        if args.output.json {
             let line = totals.json_row(row);
             writeln!(out, "{line}")?;
             continue;
@@ -145,7 +144,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         extra.insert("unsealed_rows".into(), unvouched.into());
         note = format!(", {unvouched} rows taken without a sealed summary");
     }
-    totals.finish(out, args.json, extra, &note)
+    totals.finish(out, args.output.json, extra, &note)
 }
 
 /// The shards' summaries: all of the same file, none interrupted, every position in one

@@ -7,6 +7,9 @@ use engine::{input, Board, Obf, Position};
 use engine::cli::{self, seal, Failure};
 
 #[derive(clap::Args)]
+#[command(
+    after_long_help = "--json: one per depth, instead of a table.\n\n--shard I/N: Count only every N-th subtree from the I-th (games that end sooner: shard 1), so that GNU parallel or a Slurm array can share a deep count; `engine merge` adds the shards' JSON Lines up per depth."
+)]
 pub struct Args {
     /// Count games of 1..=DEPTH plies.
     #[arg(value_parser = clap::value_parser!(u32).range(1..=60))]
@@ -14,25 +17,20 @@ pub struct Args {
     /// Start from this position (an OBF line or a move list) instead of the start position.
     #[arg(long, allow_hyphen_values = true)]
     board: Option<String>,
-    /// Worker threads (default: one per core), sharing one table.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: Option<u32>,
-    /// Table of subtree counts, in MiB (kept from one depth to the next).
-    #[arg(long, default_value = "512", value_parser = cli::parse_memory_mb)]
-    hash_mb: u64,
+    #[command(flatten)]
+    threads: cli::ThreadArgs,
+    /// `--hash-mb`: the table of subtree counts, kept from one depth to the next.
+    #[command(flatten)]
+    hash: cli::HashArgs<512>,
     /// Plies enumerated before the subtrees (distinct up to symmetry) are handed to the
     /// threads and shards (fewer at smaller depths). From the start: 1,773 subtrees at 6
     /// plies, 434,021 at 9; at most 10 (2,958,555 subtrees, some 100 MB to hold them).
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=10))]
     split_plies: u32,
-    /// Count only every N-th subtree from the I-th (games that end sooner: shard 1), so that
-    /// GNU parallel or a Slurm array can share a deep count; `engine merge` adds the shards'
-    /// JSON Lines up per depth.
-    #[arg(long, value_name = "I/N", value_parser = cli::parse_shard)]
-    shard: Option<(usize, usize)>,
-    /// JSON Lines (one object per line): one per depth, instead of a table.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    shard: cli::ShardArgs,
+    #[command(flatten)]
+    output: cli::OutputArgs,
 }
 
 /// One depth's counts; `engine merge` adds up the rows of the shards of one count.
@@ -68,16 +66,16 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     };
     let board: Board = position.board;
     let obf = Obf::new(position).to_string();
-    let pool = cli::thread_pool(args.threads)?;
+    let pool = args.threads.pool()?;
     let stop = cli::interrupt_flag();
-    let table = CountTable::new(args.hash_mb);
-    if !args.json {
+    let table = CountTable::new(args.hash.hash_mb);
+    if !args.output.json {
         write_header(out)?;
     }
     for depth in 1..=args.depth {
         let start = Instant::now();
         let mut split = Split::new(&board, depth, args.split_plies);
-        if let Some((index, count)) = args.shard {
+        if let Some((index, count)) = args.shard.part {
             split = split.shard(index, count);
         }
         let progress = cli::progress_bar(
@@ -88,7 +86,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         progress.finish_and_clear();
         let Some(counts) = counts else {
             // As the other batch commands end: a summary line saying where it stopped.
-            if args.json {
+            if args.output.json {
                 seal::write_sealed(
                     out,
                     &serde_json::json!({"command": "perft", "summary": true, "interrupted": true,
@@ -113,11 +111,11 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             games: counts.leaves + counts.finished,
             split_plies: split.plies,
             subtrees: split.subtrees.len(),
-            shard: args.shard.map(|(i, n)| format!("{i}/{n}")),
+            shard: args.shard.part.map(|(i, n)| format!("{i}/{n}")),
             seconds,
             leaves_per_second: counts.leaves as f64 / seconds.max(1e-9),
         };
-        write_row(out, &row, args.json)?;
+        write_row(out, &row, args.output.json)?;
         out.flush()?;
     }
     Ok(())

@@ -6,6 +6,7 @@ use engine::train::{datagen, probcut};
 use engine::Board;
 
 #[derive(clap::Args)]
+#[command(after_long_help = "--json: one per (empties, depth), then per midgame depth.")]
 pub struct Args {
     /// Data files written by `engine datagen` (their exactly labelled positions are used).
     #[arg(required = true)]
@@ -25,9 +26,8 @@ pub struct Args {
     midgame: usize,
     #[arg(long, value_delimiter = ',', default_value = "4,5,6,7,8,9")]
     midgame_depths: Vec<u32>,
-    /// JSON Lines (one object per line): one per (empties, depth), then per midgame depth.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: cli::OutputArgs,
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
@@ -60,7 +60,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         0 => Vec::new(),
         _ => probcut::measure_midgame(&sample, &eval, &args.midgame_depths),
     };
-    if args.json {
+    if args.output.json {
         for e in &errors {
             cli::write_json(out, e)?;
         }

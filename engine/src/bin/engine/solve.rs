@@ -6,6 +6,7 @@ use engine::game::format_moves;
 use engine::search::{Solver, Wld};
 
 #[derive(clap::Args)]
+#[command(after_long_help = "--json: one per position, then a summary.")]
 pub struct Args {
     #[command(flatten)]
     positions: PositionArgs,
@@ -21,10 +22,8 @@ pub struct Args {
     /// one more solve per move listed. Without it only the best score and move are checked.
     #[arg(long)]
     check_all_answers: bool,
-    /// JSON Lines (one object per line, as `jq` reads them): one per position, then a
-    /// summary.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: cli::OutputArgs,
 }
 
 #[derive(serde::Serialize)]
@@ -116,10 +115,10 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     }
     let stop = cli::interrupt_flag();
     let solver = Solver::new(args.search.hash.mb()).with_eval(args.eval.load()?);
-    let pool = cli::thread_pool(args.search.threads)?;
+    let pool = args.search.threads.pool()?;
     let (alpha, beta) = if args.wld { (-1, 1) } else { (-65, 65) };
     let progress = cli::position_progress(positions.len());
-    if !args.json {
+    if !args.output.json {
         let header = format!(
             "{:>4} {:>7} {:>5} {:>4} {:>9} {:>14} {:>12}  pv",
             "#",
@@ -174,7 +173,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             pv: format_moves(&solution.pv),
             expected_ok,
         };
-        let line = if args.json {
+        let line = if args.output.json {
             summary.json_row(&row)
         } else {
             format!(
@@ -195,5 +194,5 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         progress.inc(1);
     }
     progress.finish_and_clear();
-    summary.finish(out, args.json, Default::default(), "")
+    summary.finish(out, args.output.json, Default::default(), "")
 }

@@ -8,6 +8,7 @@ use engine::train::datagen;
 use engine::train::fit::{self, FitOptions};
 
 #[derive(clap::Args)]
+#[command(after_long_help = "--json: one per phase.")]
 pub struct Args {
     /// Data files written by `engine datagen`.
     #[arg(required = true)]
@@ -30,9 +31,8 @@ pub struct Args {
     /// Ignore labels of this kind (exact, outcome, depthD); repeatable.
     #[arg(long)]
     skip_label: Vec<String>,
-    /// JSON Lines (one object per line): one per phase.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: cli::OutputArgs,
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
@@ -64,7 +64,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let eval = PatternEval::from_discs(&tables);
     let bytes = eval.encode();
     cli::write_file(&args.out, |w| Ok(w.write_all(&bytes)?))?;
-    if args.json {
+    if args.output.json {
         for report in &reports {
             cli::write_json(out, report)?;
         }

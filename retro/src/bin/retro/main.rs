@@ -104,6 +104,9 @@ fn sample(args: &SampleArgs, out: &mut impl Write) -> Result<(), Failure> {
 }
 
 #[derive(clap::Args)]
+#[command(
+    after_long_help = "--shard I/N: Count only partition I of N of the last level (its positions split by a hash that the symmetries and the side to move leave alone; the levels below are whole), so that separate runs or machines share a level too large for one; `retro merge` adds the shards' rows up."
+)]
 struct EnumerateArgs {
     /// Levels by plies from the start: 0..=N.
     #[arg(long, required_unless_present = "discs", conflicts_with = "discs",
@@ -122,12 +125,8 @@ struct EnumerateArgs {
     /// interruption, and shards share the levels below theirs.
     #[arg(long, value_name = "DIR")]
     levels: Option<PathBuf>,
-    /// Count only partition I of N of the last level (its positions split by a hash that
-    /// the symmetries and the side to move leave alone; the levels below are whole), so
-    /// that separate runs or machines share a level too large for one; `retro merge` adds
-    /// the shards' rows up.
-    #[arg(long, value_name = "I/N", value_parser = cli::parse_shard)]
-    shard: Option<(usize, usize)>,
+    #[command(flatten)]
+    shard: cli::ShardArgs,
     /// Write to FILE (OBF lines, a comment per ply) every position of each ply whose side
     /// to move has no legal move while the other has one, reached without an earlier pass:
     /// each place a game's first pass can fall.
@@ -145,12 +144,10 @@ pub struct RunArgs {
     /// this plus 100 MiB.
     #[arg(long, default_value_t = 2048, value_parser = cli::parse_memory_mb, allow_hyphen_values = true)]
     pub memory_mb: u64,
-    /// Worker threads (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
-    /// JSON Lines (one object per line, as `jq` reads them).
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub threads: cli::ThreadArgs,
+    #[command(flatten)]
+    pub output: cli::OutputArgs,
 }
 
 impl RunArgs {
@@ -193,7 +190,7 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
         (None, None) => return Err(Failure::Input("give --plies or --discs".into())),
     };
     // With --shard the last level is partitioned and never kept.
-    let last_whole = match args.shard {
+    let last_whole = match args.shard.part {
         Some(_) if last == Level::start(convention).number => {
             return Err(Failure::Input(format!(
                 "--shard partitions the level after the start: give --{} {} or more",
@@ -209,13 +206,13 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
         None => last,
     };
     let limit = args.run.key_limit();
-    let pool = cli::thread_pool(args.run.threads)?;
+    let pool = args.run.threads.pool()?;
     let stop = cli::interrupt_flag();
     let label = match convention {
         Convention::Plies => "ply",
         Convention::Discs => "discs",
     };
-    if !args.run.json {
+    if !args.run.output.json {
         let canonical = if args.canonical {
             format!("{:>14}", "canonical")
         } else {
@@ -259,7 +256,7 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
         });
         let count = match count {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
-                return interrupted(out, args.run.json, label, level.number);
+                return interrupted(out, args.run.output.json, label, level.number);
             }
             count => count?,
         };
@@ -273,7 +270,7 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
             seconds: start.elapsed().as_secs_f64(),
             peak_memory_bytes: peak_memory(),
         };
-        if args.run.json {
+        if args.run.output.json {
             seal::write_sealed(out, &row)?;
         } else {
             let canonical = count
@@ -305,7 +302,7 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
             return Ok(());
         }
         if count.level + 1 == last {
-            shard = args.shard;
+            shard = args.shard.part;
         }
         let expanding = level.sets.iter().map(|s| s.len() as u64).sum();
         let progress =
@@ -321,7 +318,7 @@ fn enumerate(args: &EnumerateArgs, out: &mut impl Write) -> Result<(), Failure> 
         progress.finish_and_clear();
         level = match next {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
-                return interrupted(out, args.run.json, label, count.level + 1);
+                return interrupted(out, args.run.output.json, label, count.level + 1);
             }
             next => next?,
         };

@@ -14,6 +14,9 @@ use retro::maxmob::{Coverage, PlyMaximum, MAX_FOLLOWED};
 use crate::RunArgs;
 
 #[derive(clap::Args)]
+#[command(
+    after_long_help = "--shard I/N: With --enumerate-to: follow only the positions of partition I of N of its ply, so that N runs (GNU parallel, a Slurm array) share the work; `retro merge` puts their rows together. A part's row gives a lower bound (`lower`, with its witness), not the maximum. The rows of the enumerated plies, the same in every part, come with part 1 only."
+)]
 pub struct MaxmobArgs {
     /// Plies from the start.
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=60))]
@@ -29,13 +32,8 @@ pub struct MaxmobArgs {
     /// each ply followed costs about 11x the one before (results/maxmob-by-ply.md).
     #[arg(long, value_name = "PLY", requires = "by_ply")]
     enumerate_to: Option<u32>,
-    /// With --enumerate-to: follow only the positions of partition I of N of its ply, so
-    /// that N runs (GNU parallel, a Slurm array) share the work; `retro merge` puts their
-    /// rows together. A part's row gives a lower bound (`lower`, with its witness), not
-    /// the maximum. The rows of the enumerated plies, the same in every part, come with
-    /// part 1 only.
-    #[arg(long, value_name = "I/N", value_parser = cli::parse_shard, requires = "enumerate_to")]
-    shard: Option<(usize, usize)>,
+    #[command(flatten)]
+    shard: cli::ShardArgs,
     /// With --by-ply: a beam search instead, for plies past what the enumeration reaches:
     /// each ply keeps this many distinct positions, half those with the most legal moves
     /// for both sides together and half (of the rest) those with the most empty squares
@@ -152,7 +150,12 @@ impl Row {
 }
 
 pub fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let pool = cli::thread_pool(args.run.threads)?;
+    if args.shard.part.is_some() && args.enumerate_to.is_none() {
+        return Err(Failure::Input(
+            "--shard splits the lines followed beyond --enumerate-to: give --by-ply --enumerate-to L".into(),
+        ));
+    }
+    let pool = args.run.threads.pool()?;
     let start = Instant::now();
     if args.by_ply {
         let stop = cli::interrupt_flag();
@@ -173,7 +176,7 @@ pub fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
                         args.plies
                     )));
                 }
-                if args.shard.is_some() && enumerated >= args.plies {
+                if args.shard.part.is_some() && enumerated >= args.plies {
                     return Err(Failure::Input(format!(
                         "--shard splits the plies followed beyond --enumerate-to {enumerated}: give --plies {} or more",
                         enumerated + 1
@@ -188,7 +191,7 @@ pub fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
                     retro::maxmob::max_mobility_by_ply(
                         args.plies,
                         enumerated,
-                        args.shard,
+                        args.shard.part,
                         args.run.key_limit(),
                         args.levels.as_deref(),
                         &stop,
@@ -224,11 +227,11 @@ pub fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
             .iter()
             .map(|m| Row::new(m, start.elapsed().as_secs_f64()))
             .collect();
-        return write_rows(&rows, args.run.json, out);
+        return write_rows(&rows, args.run.output.json, out);
     }
     let found = pool.install(|| max_mobility(args.plies, args.run.key_limit()))?;
     let witness = format_moves(&found.witness);
-    if args.run.json {
+    if args.run.output.json {
         cli::write_json(
             out,
             &serde_json::json!({

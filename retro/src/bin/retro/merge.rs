@@ -14,6 +14,9 @@ use crate::plots;
 use crate::reach::{row_index, unchecked_no};
 
 #[derive(clap::Args)]
+#[command(
+    after_long_help = "--json: Write the merged rows, ordered by position, and the summary as JSON lines (as one `retro check --json` run writes them)."
+)]
 pub struct MergeArgs {
     /// Output files of `retro check --json` (shards of one file, in any order, and reruns
     /// of what they left UNKNOWN with `check --done`), of
@@ -30,10 +33,8 @@ pub struct MergeArgs {
     /// Confidence level of the interval: 0.9, 0.95, 0.99, 0.995 or 0.999.
     #[arg(long, default_value_t = 0.995, requires = "estimate")]
     confidence: f64,
-    /// Write the merged rows, ordered by position, and the summary as JSON lines (as one
-    /// `retro check --json` run writes them).
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: cli::OutputArgs,
     /// Draw a cactus plot (SVG): per method, the positions it decided against the seconds
     /// each took, sorted (the usual way to compare solvers over a set of questions).
     #[arg(long, value_name = "FILE.svg")]
@@ -145,11 +146,11 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
         .any(|read| read.value["command"] == "enumerate")
     {
         seal::check_rows(&lines, args.trust)?;
-        return merge_levels(lines, args.json, out);
+        return merge_levels(lines, args.output.json, out);
     }
     if lines.iter().any(|read| read.value["command"] == "maxmob") {
         seal::check_rows(&lines, args.trust)?;
-        return crate::maxmob::merge(lines, args.json, out);
+        return crate::maxmob::merge(lines, args.output.json, out);
     }
     let parts = seal::check_parts(&lines, &["retro check"], args.trust)?;
     for read in lines {
@@ -275,7 +276,7 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
     if let Some(path) = &args.plot_estimate {
         drawn(path, plots::estimate_growth(path, &rows, args.confidence))?;
     }
-    if args.json {
+    if args.output.json {
         let mut digest = seal::RowDigest::default();
         for row in rows.values() {
             digest.add(row);

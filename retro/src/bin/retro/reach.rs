@@ -79,7 +79,7 @@ impl SearchArgs {
                 .collect()
         };
         Ok(Options {
-            workers: cli::thread_count(self.run.threads),
+            workers: cli::thread_count(self.run.threads.count),
             solvers,
             backward_nodes: self.backward_nodes,
             memo_entries: self.memo_entries,
@@ -116,15 +116,17 @@ pub struct ReachArgs {
 }
 
 #[derive(clap::Args)]
+#[command(
+    after_long_help = "--shard I/N: Take only positions I, I+N, I+2N... (1-based), for clusters."
+)]
 pub struct CheckArgs {
     /// OBF file (`-`: standard input), CSV of hexadecimal bitboards `player,opponent` (a
     /// name ending in .csv), or a file of games (WTHOR .wtb, GGF .ggf: see --empties).
     file: PathBuf,
     #[command(flatten)]
     games: cli::GameArgs,
-    /// Take only positions I, I+N, I+2N... (1-based), for clusters.
-    #[arg(long, value_name = "I/N", value_parser = cli::parse_shard)]
-    shard: Option<(usize, usize)>,
+    #[command(flatten)]
+    shard: cli::ShardArgs,
     /// Seconds per position before it is left UNKNOWN [default: 60, none with
     /// --cpu-limit].
     #[arg(long)]
@@ -376,7 +378,7 @@ const HEADER: &str = "    #      answer     method        nodes   seconds  witne
 pub fn reach_one(args: &ReachArgs, out: &mut impl Write) -> Result<(), Failure> {
     let position = input::parse_any_position("--board", &args.board)?;
     let options = args.search.options(args.time_limit)?;
-    let frontier = frontier(&args.search, &cli::thread_pool(args.search.run.threads)?)?;
+    let frontier = frontier(&args.search, &args.search.run.threads.pool()?)?;
     let interrupt = cli::interrupt_flag();
     let mut row = answer(
         1,
@@ -387,7 +389,7 @@ pub fn reach_one(args: &ReachArgs, out: &mut impl Write) -> Result<(), Failure> 
         args.search.proof.as_deref(),
     )?;
     row.write_proof(args.search.proof.as_deref(), &position)?;
-    if args.search.run.json {
+    if args.search.run.output.json {
         cli::write_json(out, &row)?;
     } else {
         writeln!(out, "{HEADER}\n{}", line(&row))?;
@@ -442,7 +444,7 @@ fn read_check_file(args: &CheckArgs) -> Result<(Numbered, Run), Failure> {
         .enumerate()
         .map(|(i, p)| (i + 1, p))
         .collect();
-    if let Some((i, n)) = args.shard {
+    if let Some((i, n)) = args.shard.part {
         numbered.retain(|(index, _)| (index - 1) % n == i - 1);
     }
     if let Some(passes) = args.passes {
@@ -532,10 +534,10 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
         (limit, _) => limit,
     };
     let options = args.search.options(time_limit)?;
-    let pool = cli::thread_pool(args.search.run.threads)?;
+    let pool = args.search.run.threads.pool()?;
     let frontier = frontier(&args.search, &pool)?;
     let interrupt = cli::interrupt_flag();
-    let json = args.search.run.json;
+    let json = args.search.run.output.json;
     let progress = cli::position_progress(positions.len());
     if !json {
         writeln!(out, "{HEADER}")?;
@@ -617,7 +619,7 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
         let serde_json::Value::Object(mut summary) = serde_json::json!({"summary": true,
             "positions": done, "reachable": reachable, "unreachable": unreachable,
             "unknown": unknown, "seconds": seconds, "cpu_seconds": cpu_seconds,
-            "interrupted": interrupted, "shard": args.shard.map(|(i, n)| format!("{i}/{n}")),
+            "interrupted": interrupted, "shard": args.shard.part.map(|(i, n)| format!("{i}/{n}")),
             "run": run})
         else {
             unreachable!("a summary is an object")

@@ -16,6 +16,9 @@ use satgen::curve::{climb, FromAbove, Point};
 use crate::solve::{mobility_dimacs, prepare_proofs, run_solver, SolverArgs};
 
 #[derive(clap::Args)]
+#[command(
+    after_long_help = "--json: one per ply.\n\n--shard I/N: Take only plies I, I+N, I+2N... (1-based) of the range, for clusters; the shards' JSON Lines put together (`cat`) are the curve."
+)]
 pub struct Args {
     /// First ply.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=60))]
@@ -23,10 +26,8 @@ pub struct Args {
     /// Last ply.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(0..=60))]
     to: u32,
-    /// Take only plies I, I+N, I+2N... (1-based) of the range, for clusters; the shards'
-    /// JSON Lines put together (`cat`) are the curve.
-    #[arg(long, value_name = "I/N", value_parser = cli::parse_shard)]
-    shard: Option<(usize, usize)>,
+    #[command(flatten)]
+    shard: cli::ShardArgs,
     /// Skip the plies whose maximum these JSON Lines files (of earlier runs) already give:
     /// an interrupted run goes on where it stopped. With --ceiling N, also those they
     /// bound at N or below; with --bisect, the bisection goes on below their bound.
@@ -58,12 +59,10 @@ pub struct Args {
     time_limit: Option<f64>,
     #[command(flatten)]
     solving: SolverArgs,
-    /// Plies worked on at once, each by one solver (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: Option<u32>,
-    /// JSON Lines (one object per line, as `jq` reads them): one per ply.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    threads: cli::ThreadArgs,
+    #[command(flatten)]
+    output: cli::OutputArgs,
 }
 
 #[derive(clap::Args)]
@@ -222,7 +221,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     };
     let plies: Vec<(usize, Option<FromAbove>)> = (args.from as usize..=args.to as usize)
         .enumerate()
-        .filter(|(k, _)| args.shard.is_none_or(|(i, n)| k % n == i - 1))
+        .filter(|(k, _)| args.shard.part.is_none_or(|(i, n)| k % n == i - 1))
         .filter_map(|(_, ply)| {
             let done = bounds.get(&ply).copied().unwrap_or_default();
             plan(args, done, &known, ply).map(|how| (ply, how))
@@ -230,11 +229,11 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         .collect();
     let interrupt = cli::interrupt_flag();
     let progress = cli::progress_bar(plies.len() as u64, "plies");
-    if !args.json {
+    if !args.output.json {
         progress.suspend(|| writeln!(out, "{HEADER}"))?;
     }
     let failure: Mutex<Option<Failure>> = Mutex::new(None);
-    let pool = cli::thread_pool(args.threads)?;
+    let pool = args.threads.pool()?;
     // The points come back as they are settled and are written at once, so that an
     // interrupted run keeps them (`--done` resumes from them).
     let (sender, points) = std::sync::mpsc::channel::<String>();
@@ -252,7 +251,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                         let game = best_known(&known, ply).map(|(moves, _)| moves);
                         match point(args, ply, game, how, limit, &interrupt) {
                             Ok(point) => {
-                                let text = if args.json {
+                                let text = if args.output.json {
                                     serde_json::to_string(&point).expect("a point serialises")
                                 } else {
                                     line(&point)
@@ -284,7 +283,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         // As the other batch commands end: a summary line counting the points above
         // (settled, or bounds where the interrupt stopped them), which `--done` resumes.
         let done = rows_written;
-        if args.json {
+        if args.output.json {
             cli::write_json(
                 out,
                 &serde_json::json!({"summary": true, "interrupted": true, "points": done}),

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use engine::cli::Failure;
+use engine::cli::{self, Failure};
 use satgen::dimacs;
 use satgen::solve::Outcome;
 
@@ -17,8 +17,8 @@ pub(crate) struct DecodeArgs {
     cnf: PathBuf,
     /// The solver's output (s/v lines; `-`: standard input).
     model: PathBuf,
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: cli::OutputArgs,
 }
 
 fn open(path: &std::path::Path) -> Result<Box<dyn std::io::BufRead>, Failure> {
@@ -46,11 +46,15 @@ pub(crate) fn decode_files(args: &DecodeArgs, out: &mut impl Write) -> Result<()
         dimacs::read_target_layout(cnf).map_err(|e| Failure::Input(e.located(&args.cnf)))?
     {
         let outcome = model(args)?.map_or(Outcome::Unsat, Outcome::Sat);
-        return print(&target_answer(&layout, outcome, start)?, args.json, out);
+        return print(
+            &target_answer(&layout, outcome, start)?,
+            args.output.json,
+            out,
+        );
     }
     let layout = dimacs::read_layout(cnf).map_err(|e| Failure::Input(e.located(&args.cnf)))?;
     let (wanted, side) =
         dimacs::read_target(cnf).map_err(|e| Failure::Input(e.located(&args.cnf)))?;
     let answer = answer(&layout, model(args)?, wanted, side, start)?;
-    print(&answer, args.json, out)
+    print(&answer, args.output.json, out)
 }

@@ -37,6 +37,7 @@ pub(crate) struct SolverArgs {
 }
 
 #[derive(clap::Args)]
+#[command(after_long_help = "--json: One JSON object.")]
 pub(crate) struct SolveArgs {
     #[command(flatten)]
     question: QuestionArgs,
@@ -47,12 +48,10 @@ pub(crate) struct SolveArgs {
     /// UNSAT when every cube is.
     #[arg(long)]
     by_ply: bool,
-    /// Cubes solved at once with --by-ply (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: Option<u32>,
-    /// One JSON object.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    threads: cli::ThreadArgs,
+    #[command(flatten)]
+    output: cli::OutputArgs,
 }
 
 /// What a question or a cube came to, written as its JSON and text say it.
@@ -388,14 +387,14 @@ pub(crate) fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failur
     let model = match outcome {
         Outcome::Sat(model) => Some(model),
         Outcome::Unsat => None,
-        Outcome::Stopped => return stopped(&encoded.formula, start, args.json, out),
+        Outcome::Stopped => return stopped(&encoded.formula, start, args.output.json, out),
     };
     let mut answer = answer(&encoded.layout, model, q.mobility as u32, q.side, start)?;
     answer.proof = proof;
     answer.variables = Some(encoded.formula.variables());
     answer.clauses = Some(encoded.formula.clauses());
     answer.seconds = start.elapsed().as_secs_f64();
-    print(&answer, args.json, out)
+    print(&answer, args.output.json, out)
 }
 
 /// The spinner of one question being solved (and its proof checked).
@@ -446,7 +445,7 @@ fn solve_target(
     )?;
     progress.finish_and_clear();
     if let Outcome::Stopped = outcome {
-        return stopped(&question.formula, start, args.json, out);
+        return stopped(&question.formula, start, args.output.json, out);
     }
     let answer = target_answer(&question.layout, outcome, start)?;
     let answer = Answer {
@@ -455,7 +454,7 @@ fn solve_target(
         proof,
         ..answer
     };
-    print(&answer, args.json, out)
+    print(&answer, args.output.json, out)
 }
 
 /// UNSAT, or the game a model of a reachability question decodes to (never trusted: a
@@ -501,7 +500,7 @@ fn solve_by_ply(
     let reports = Mutex::new(Vec::new());
     let found: Mutex<Option<Result<Answer, Failure>>> = Mutex::new(None);
     let progress = cli::progress_bar(cubes.len() as u64, "cubes");
-    let pool = cli::thread_pool(args.threads)?;
+    let pool = args.threads.pool()?;
     pool.install(|| {
         (0..rayon::current_num_threads())
             .into_par_iter()
@@ -586,7 +585,7 @@ fn solve_by_ply(
     answer.seconds = start.elapsed().as_secs_f64();
     answer.cubes = Some(reports);
     answer.cubes_in_all = Some(cubes.len());
-    print(&answer, args.json, out)?;
+    print(&answer, args.output.json, out)?;
     if answer.result == Verdict::Unknown {
         return Err(Failure::Interrupted);
     }
