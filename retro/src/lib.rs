@@ -4,8 +4,9 @@
 //! bounded memory (its `sorted` sets spill to disk); [`maxmob`] finds the largest mobility within
 //! a number of plies with a witness game; [`decide`](mod@decide) answers whether a game reaches a
 //! position, racing [`reach`](mod@reach) (backward to the frontier) against SAT solvers on satgen's
-//! question after the cheap [`refute`](mod@refute)s; [`estimate`] turns the answers for random boards
-//! into the number of legal positions.
+//! question after the cheap [`refute`](mod@refute)s; [`sample`] draws the positions of random
+//! games and uniformly random boards; [`estimate`] turns the answers for random boards into the
+//! number of legal positions.
 
 #![warn(missing_docs)]
 

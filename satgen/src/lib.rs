@@ -2,12 +2,15 @@
 //! has at least N legal moves? As CNF for SAT solvers, solved inside (varisat) or outside
 //! (any DIMACS solver), every model decoded and replayed by the core.
 //!
-//! [`cubes`] (a question split into independent parts), [`formula`] (clauses, Tseitin
-//! gates, rustsat's cardinality and at-most-one encodings), [`encode`](mod@encode) (the
-//! game under the variant rules), [`dimacs`] (files and solver output),
-//! [`decode`](mod@decode) (models back to checked games), [`solve`] (varisat), [`lrat`]
-//! (the proof checker behind [`proof`]), and, inside the crate, `wordops` (words of
-//! literals for the core's table-free rules).
+//! [`formula`] (clauses, Tseitin gates, rustsat's cardinality and at-most-one encodings),
+//! [`encode`](mod@encode) (the game under the variant rules), [`target`] (reachability of
+//! a given position, and its parts by passes), [`accounting`] (the flip accounting, a
+//! relaxation without time that refutes most random boards), [`cubes`] (a question split
+//! into independent parts), [`curve`] (the most legal moves after each ply), [`dimacs`]
+//! (files and solver output), [`decode`](mod@decode) (models back to checked games),
+//! [`solve`] (varisat and external solvers), [`lrat`] (the proof checker behind
+//! [`proof`]), and, inside the crate, `wordops` (words of literals for the core's
+//! table-free rules).
 
 #![warn(missing_docs)]
 

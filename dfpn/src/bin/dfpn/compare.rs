@@ -70,9 +70,33 @@ fn answer(row: &Value) -> String {
     }
 }
 
-pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
-    let first = read_side(&args.first, args.trust)?;
-    let second = read_side(&args.second, args.trust)?;
+/// One position as both runs answered it.
+struct Pair {
+    index: u64,
+    empties: u64,
+    answers: (String, String),
+    seconds: (f64, f64),
+    nodes: (f64, f64),
+}
+
+impl Pair {
+    fn agree(&self) -> bool {
+        self.answers.0 == self.answers.1
+    }
+}
+
+/// `x / y`, or NaN where `y` is not positive.
+fn ratio(x: f64, y: f64) -> f64 {
+    if y > 0.0 {
+        x / y
+    } else {
+        f64::NAN
+    }
+}
+
+/// The positions of both runs paired, or why they do not pair: runs over other inputs, or
+/// positions only one answered.
+fn pair(first: &Side, second: &Side) -> Result<Vec<Pair>, Failure> {
     if let (Some(a), Some(b)) = (&first.input, &second.input) {
         if a != b {
             return Err(Failure::Input(format!(
@@ -93,67 +117,84 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             missing.join(", ")
         )));
     }
-    if !args.output.json {
+    let number = |row: &Value, key: &str| row[key].as_f64().unwrap_or(0.0);
+    Ok(first
+        .rows
+        .iter()
+        .map(|(&index, a)| {
+            let b = &second.rows[&index];
+            Pair {
+                index,
+                empties: a["empties"].as_u64().unwrap_or(0),
+                answers: (answer(a), answer(b)),
+                seconds: (number(a, "seconds"), number(b, "seconds")),
+                nodes: (number(a, "nodes"), number(b, "nodes")),
+            }
+        })
+        .collect())
+}
+
+/// A position's line of the table, or its JSON object.
+fn write_pair(out: &mut impl Write, p: &Pair, json: bool) -> Result<(), Failure> {
+    if json {
+        return cli::write_json(
+            out,
+            &serde_json::json!({"index": p.index, "empties": p.empties,
+                "first": {"answer": p.answers.0, "seconds": p.seconds.0, "nodes": p.nodes.0},
+                "second": {"answer": p.answers.1, "seconds": p.seconds.1, "nodes": p.nodes.1},
+                "time_ratio": ratio(p.seconds.0, p.seconds.1),
+                "nodes_ratio": ratio(p.nodes.0, p.nodes.1), "agree": p.agree()}),
+        );
+    }
+    writeln!(
+        out,
+        "{:>4} {:>7} {:>6} {:>9.3} {:>14} {:>9.3} {:>14} {:>7.3} {:>7.3}{}",
+        p.index,
+        p.empties,
+        p.answers.0,
+        p.seconds.0,
+        p.nodes.0,
+        p.seconds.1,
+        p.nodes.1,
+        ratio(p.seconds.0, p.seconds.1),
+        ratio(p.nodes.0, p.nodes.1),
+        if p.agree() {
+            String::new()
+        } else {
+            format!("  DIFFERENT: {}", p.answers.1)
+        }
+    )?;
+    Ok(())
+}
+
+pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
+    let first = read_side(&args.first, args.trust)?;
+    let second = read_side(&args.second, args.trust)?;
+    let pairs = pair(&first, &second)?;
+    let json = args.output.json;
+    if !json {
         writeln!(
             out,
             "{:>4} {:>7} {:>6} {:>9} {:>14} {:>9} {:>14} {:>7} {:>7}",
             "#", "empties", "answer", "seconds", "nodes", "seconds", "nodes", "time x", "nodes x"
         )?;
     }
-    let number = |row: &Value, key: &str| row[key].as_f64().unwrap_or(0.0);
-    let (mut totals, mut disagree) = ([0.0f64; 4], Vec::new());
-    let mut points = Vec::new();
-    for (index, a) in &first.rows {
-        let b = &second.rows[index];
-        let same = answer(a) == answer(b);
-        if !same {
-            disagree.push(*index);
-        }
-        let seconds = (number(a, "seconds"), number(b, "seconds"));
-        let nodes = (number(a, "nodes"), number(b, "nodes"));
-        for (total, value) in totals
-            .iter_mut()
-            .zip([seconds.0, nodes.0, seconds.1, nodes.1])
-        {
-            *total += value;
-        }
-        let ratio = |x: f64, y: f64| if y > 0.0 { x / y } else { f64::NAN };
-        points.push((*index, seconds.0, seconds.1));
-        if args.output.json {
-            cli::write_json(
-                out,
-                &serde_json::json!({"index": index, "empties": a["empties"],
-                    "first": {"answer": answer(a), "seconds": seconds.0, "nodes": nodes.0},
-                    "second": {"answer": answer(b), "seconds": seconds.1, "nodes": nodes.1},
-                    "time_ratio": ratio(seconds.0, seconds.1),
-                    "nodes_ratio": ratio(nodes.0, nodes.1), "agree": same}),
-            )?;
-            continue;
-        }
-        writeln!(
-            out,
-            "{index:>4} {:>7} {:>6} {:>9.3} {:>14} {:>9.3} {:>14} {:>7.3} {:>7.3}{}",
-            a["empties"].as_u64().unwrap_or(0),
-            answer(a),
-            seconds.0,
-            nodes.0,
-            seconds.1,
-            nodes.1,
-            ratio(seconds.0, seconds.1),
-            ratio(nodes.0, nodes.1),
-            if same {
-                String::new()
-            } else {
-                format!("  DIFFERENT: {}", answer(b))
-            }
-        )?;
+    for p in &pairs {
+        write_pair(out, p, json)?;
     }
-    let [s1, n1, s2, n2] = totals;
-    if args.output.json {
+    let total = |f: fn(&Pair) -> f64| pairs.iter().map(f).sum::<f64>();
+    let (s1, n1) = (total(|p| p.seconds.0), total(|p| p.nodes.0));
+    let (s2, n2) = (total(|p| p.seconds.1), total(|p| p.nodes.1));
+    let disagree: Vec<u64> = pairs
+        .iter()
+        .filter(|p| !p.agree())
+        .map(|p| p.index)
+        .collect();
+    if json {
         cli::write_json(
             out,
             &serde_json::json!({"summary": true, "first": first.name, "second": second.name,
-                "positions": first.rows.len(), "first_seconds": s1, "first_nodes": n1,
+                "positions": pairs.len(), "first_seconds": s1, "first_nodes": n1,
                 "second_seconds": s2, "second_nodes": n2, "time_ratio": s1 / s2,
                 "nodes_ratio": n1 / n2, "disagreements": disagree}),
         )?;
@@ -161,7 +202,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         writeln!(
             out,
             "total: {} positions; {}: {s1:.3} s, {n1:.0} nodes; {}: {s2:.3} s, {n2:.0} nodes; time {:.3}x, nodes {:.3}x; {} disagreements",
-            first.rows.len(),
+            pairs.len(),
             first.name,
             second.name,
             s1 / s2,
@@ -170,6 +211,10 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         )?;
     }
     if let Some(path) = &args.plot {
+        let points: Vec<(u64, f64, f64)> = pairs
+            .iter()
+            .map(|p| (p.index, p.seconds.0, p.seconds.1))
+            .collect();
         draw(path, &points, (&first.name, &second.name))
             .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
     }

@@ -93,6 +93,105 @@ fn write_proof(
     Ok(Some((path, nodes)))
 }
 
+/// The table's header: the answer's column is "wld" or "score".
+fn header(wld: bool) -> String {
+    format!(
+        "{:>4} {:>7} {:>5} {:>4} {:>9} {:>14} {:>12}  thresholds",
+        "#",
+        "empties",
+        if wld { "wld" } else { "score" },
+        "move",
+        "seconds",
+        "nodes",
+        "nodes/s"
+    )
+}
+
+/// One position's answer (`wld`, or the exact score), with its proof written where asked;
+/// `None` when stopped.
+fn answer_one(
+    prover: &mut dfpn::Prover,
+    (index, obf): (usize, &engine::Obf),
+    wld: bool,
+    proof_dir: Option<&Path>,
+    stop: &AtomicBool,
+) -> Result<Option<Row>, Failure> {
+    let board = obf.position.board;
+    let start = Instant::now();
+    let before = prover.stats();
+    let answer = if wld {
+        prover
+            .wld(&board, stop)
+            .map(|(w, best_move, steps)| (None, Some(best_move), Some(w), steps))
+    } else {
+        prover
+            .exact_score(&board, stop)
+            .map(|e| (Some(e.score), Some(e.best_move), None, e.steps))
+    };
+    let Some((score, best_move, wld_answer, steps)) = answer else {
+        return Ok(None);
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let stats = prover.stats();
+    let mut proof = None;
+    if let Some(dir) = proof_dir {
+        let started = Instant::now();
+        match write_proof(prover, obf, index, (score, wld_answer), dir, stop)? {
+            Some((path, nodes)) => proof = Some((path, nodes, started.elapsed().as_secs_f64())),
+            None => return Ok(None),
+        }
+    }
+    let expected_ok = match (score, wld_answer) {
+        (Some(s), _) => cli::check_answers(obf, s, best_move.flatten(), false),
+        (None, Some(w)) => cli::check_answers(obf, w.sign(), None, true),
+        (None, None) => None,
+    };
+    Ok(Some(Row {
+        index,
+        empties: board.empty_count(),
+        score,
+        best_move: best_move.map(|m| m.map(|m| m.to_string())),
+        wld: wld_answer,
+        nodes: stats.nodes() - before.nodes(),
+        dfpn_nodes: stats.dfpn_nodes - before.dfpn_nodes,
+        leaf_nodes: stats.leaf_nodes - before.leaf_nodes,
+        seconds,
+        steps,
+        expected_ok,
+        proof: proof
+            .as_ref()
+            .map(|(path, _, _)| path.display().to_string()),
+        proof_nodes: proof.as_ref().map(|(_, nodes, _)| *nodes),
+        proof_seconds: proof.as_ref().map(|(_, _, seconds)| *seconds),
+    }))
+}
+
+/// A row's line of the table.
+fn table_line(row: &Row, obf: &engine::Obf, wld: bool) -> String {
+    let answer = match (row.score, row.wld) {
+        (Some(s), _) => format!("{s:+}"),
+        (None, Some(w)) => w.to_string(),
+        (None, None) => String::new(),
+    };
+    let steps: Vec<String> = row
+        .steps
+        .iter()
+        .map(|s| format!("{}{}", if s.proven { ">=" } else { "<" }, s.threshold))
+        .collect();
+    format!(
+        "{:>4} {:>7} {:>5} {:>4} {:>9.3} {:>14} {:>12.0}  {}{}",
+        row.index,
+        row.empties,
+        answer,
+        row.best_move.clone().flatten().as_deref().unwrap_or("--"),
+        row.seconds,
+        row.nodes,
+        row.nodes as f64 / row.seconds.max(1e-9),
+        steps.join(" "),
+        cli::mismatch_note(obf, row.expected_ok, wld)
+    )
+}
+
 pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> {
     let (positions, mut summary) = args
         .positions
@@ -103,99 +202,24 @@ pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> 
     let mut prover = args.search.prover()?;
     crate::show_progress(&mut prover, &progress);
     if !json {
-        let header = format!(
-            "{:>4} {:>7} {:>5} {:>4} {:>9} {:>14} {:>12}  thresholds",
-            "#",
-            "empties",
-            if wld { "wld" } else { "score" },
-            "move",
-            "seconds",
-            "nodes",
-            "nodes/s"
-        );
-        progress.suspend(|| writeln!(out, "{header}"))?;
+        progress.suspend(|| writeln!(out, "{}", header(wld)))?;
     }
     for (index, obf) in &positions {
-        let board = obf.position.board;
-        let start = Instant::now();
-        let before = prover.stats();
-        let answer = if wld {
-            prover
-                .wld(&board, &stop)
-                .map(|(w, best_move, steps)| (None, Some(best_move), Some(w), steps))
-        } else {
-            prover
-                .exact_score(&board, &stop)
-                .map(|e| (Some(e.score), Some(e.best_move), None, e.steps))
-        };
-        let Some((score, best_move, wld_answer, steps)) = answer else {
+        let row = answer_one(
+            &mut prover,
+            (*index, obf),
+            wld,
+            args.proof.as_deref(),
+            &stop,
+        )?;
+        let Some(row) = row else {
             summary.interrupted = true;
             break;
         };
-        let seconds = start.elapsed().as_secs_f64();
-        let stats = prover.stats();
-        let mut proof = None;
-        if let Some(dir) = &args.proof {
-            let started = Instant::now();
-            match write_proof(&mut prover, obf, *index, (score, wld_answer), dir, &stop)? {
-                Some((path, nodes)) => {
-                    proof = Some((path, nodes, started.elapsed().as_secs_f64()));
-                }
-                None => {
-                    summary.interrupted = true;
-                    break;
-                }
-            }
-        }
-        let expected_ok = match (score, wld_answer) {
-            (Some(s), _) => cli::check_answers(obf, s, best_move.flatten(), false),
-            (None, Some(w)) => cli::check_answers(obf, w.sign(), None, true),
-            (None, None) => None,
-        };
-        let row = Row {
-            index: *index,
-            empties: board.empty_count(),
-            score,
-            best_move: best_move.map(|m| m.map(|m| m.to_string())),
-            wld: wld_answer,
-            nodes: stats.nodes() - before.nodes(),
-            dfpn_nodes: stats.dfpn_nodes - before.dfpn_nodes,
-            leaf_nodes: stats.leaf_nodes - before.leaf_nodes,
-            seconds,
-            steps,
-            expected_ok,
-            proof: proof
-                .as_ref()
-                .map(|(path, _, _)| path.display().to_string()),
-            proof_nodes: proof.as_ref().map(|(_, nodes, _)| *nodes),
-            proof_seconds: proof.as_ref().map(|(_, _, seconds)| *seconds),
-        };
-        summary.add(row.nodes, seconds, expected_ok);
-        let line = if json {
-            summary.json_row(&row)
-        } else {
-            let answer = match (row.score, row.wld) {
-                (Some(s), _) => format!("{s:+}"),
-                (None, Some(w)) => w.to_string(),
-                (None, None) => String::new(),
-            };
-            let steps: Vec<String> = row
-                .steps
-                .iter()
-                .map(|s| format!("{}{}", if s.proven { ">=" } else { "<" }, s.threshold))
-                .collect();
-            format!(
-                "{:>4} {:>7} {:>5} {:>4} {:>9.3} {:>14} {:>12.0}  {}{}",
-                row.index,
-                row.empties,
-                answer,
-                row.best_move.clone().flatten().as_deref().unwrap_or("--"),
-                row.seconds,
-                row.nodes,
-                row.nodes as f64 / row.seconds.max(1e-9),
-                steps.join(" "),
-                cli::mismatch_note(obf, expected_ok, wld)
-            )
+        summary.add(row.nodes, row.seconds, row.expected_ok);
+        let line = match json {
+            true => summary.json_row(&row),
+            false => table_line(&row, obf, wld),
         };
         progress.suspend(|| writeln!(out, "{line}").and_then(|()| out.flush()))?;
         progress.inc(1);

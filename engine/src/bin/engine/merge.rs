@@ -28,36 +28,51 @@ pub struct Args {
 /// The commands whose rows `merge` puts together (besides perft's).
 const COMMANDS: [&str; 4] = ["engine solve", "dfpn score", "dfpn wld", "dfpn prove"];
 
+/// Rows of a solve or dfpn run by position, each with where it was read, and the
+/// summaries of the parts.
+type Rows = BTreeMap<u64, (String, serde_json::Value)>;
+
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
-    let (mut run, mut unvouched) = (None, 0);
     let read = seal::read_parts(&args.files, args.trust)?;
-    let perft = read.iter().any(|r| r.value["command"] == "perft");
-    if perft {
+    if read.iter().any(|r| r.value["command"] == "perft") {
         seal::check_rows(&read, args.trust)?;
-    } else {
-        if let Some(other) = read
-            .iter()
-            .find(|r| r.value["summary"] != true && r.value.get("empties").is_none())
-        {
-            return Err(Failure::Input(format!(
-                "{}: not a row of `engine solve` or `dfpn score/wld/prove` (retro's rows merge with `retro merge`)",
-                other.at()
-            )));
-        }
-        let parts = seal::check_parts(&read, &COMMANDS, args.trust)?;
-        run = parts.run.map(|(run, _)| run);
-        unvouched = parts.unvouched;
-    }
-    let lines: Vec<(String, serde_json::Value)> = read
-        .into_iter()
-        .map(|read| (read.at(), read.value))
-        .collect();
-    if perft {
+        let lines = read.into_iter().map(|r| (r.at(), r.value)).collect();
         return merge_perft(lines, args.output.json, out);
     }
-    let mut rows: BTreeMap<u64, (String, serde_json::Value)> = BTreeMap::new();
-    let mut summaries: Vec<(String, serde_json::Value)> = Vec::new();
-    for (at, value) in lines {
+    if let Some(other) = read
+        .iter()
+        .find(|r| r.value["summary"] != true && r.value.get("empties").is_none())
+    {
+        return Err(Failure::Input(format!(
+            "{}: not a row of `engine solve` or `dfpn score/wld/prove` (retro's rows merge with `retro merge`)",
+            other.at()
+        )));
+    }
+    let parts = seal::check_parts(&read, &COMMANDS, args.trust)?;
+    let (rows, summaries) = split_rows(read)?;
+    let file_positions = check_shards(&summaries)?;
+    check_complete(&rows, file_positions)?;
+    let mut totals = Totals::new();
+    totals.file_positions = file_positions;
+    totals.run = parts.run.map(|(run, _)| run);
+    write_rows(out, &rows, &mut totals, args.output.json)?;
+    let mut extra = serde_json::Map::new();
+    let mut note = String::new();
+    if parts.unvouched > 0 {
+        extra.insert("unsealed_rows".into(), parts.unvouched.into());
+        note = format!(", {} rows taken without a sealed summary", parts.unvouched);
+    }
+    totals.finish(out, args.output.json, extra, &note)
+}
+
+/// The rows by position (a position twice is an error) and the summaries, where read.
+fn split_rows(
+    read: Vec<cli::JsonLine>,
+) -> Result<(Rows, Vec<(String, serde_json::Value)>), Failure> {
+    let mut rows = Rows::new();
+    let mut summaries = Vec::new();
+    for line in read {
+        let (at, value) = (line.at(), line.value);
         if value["summary"] == true {
             summaries.push((at, value));
             continue;
@@ -65,7 +80,6 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         let index = value["index"]
             .as_u64()
             .ok_or_else(|| Failure::Input(format!("{at}: a row without its index")))?;
-
         if let Some((first, _)) = rows.get(&index) {
             return Err(Failure::Input(format!(
                 "position {index} is in {first} and again in {at}"
@@ -73,7 +87,11 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         }
         rows.insert(index, (at, value));
     }
-    let file_positions = check_shards(&summaries)?;
+    Ok((rows, summaries))
+}
+
+/// Every position of the file has a row, and none lies beyond it.
+fn check_complete(rows: &Rows, file_positions: usize) -> Result<(), Failure> {
     let missing: Vec<String> = (1..=file_positions as u64)
         .filter(|i| !rows.contains_key(i))
         .map(|i| i.to_string())
@@ -96,10 +114,17 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             "{first}: a position beyond the file's {file_positions}"
         )));
     }
-    let mut totals = Totals::new();
-    totals.file_positions = file_positions;
-    totals.run = run;
-    if !args.output.json {
+    Ok(())
+}
+
+/// The merged rows in file order, as a table or JSON Lines, counted into `totals`.
+fn write_rows(
+    out: &mut impl Write,
+    rows: &Rows,
+    totals: &mut Totals,
+    json: bool,
+) -> Result<(), Failure> {
+    if !json {
         // The answers' column named as the runs named it (win/draw/loss rows say "wld").
         let answer = match rows.values().all(|(_, row)| row["wld"].is_string()) {
             true => "wld",
@@ -111,12 +136,12 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             "#", "empties", "move", "seconds", "nodes"
         )?;
     }
-    for (index, (_, row)) in &rows {
+    for (index, (_, row)) in rows {
         let nodes = row["nodes"].as_u64().unwrap_or(0);
         let seconds = row["seconds"].as_f64().unwrap_or(0.0);
         let expected_ok = row["expected_ok"].as_bool();
         totals.add(nodes, seconds, expected_ok);
-        if args.output.json {
+        if json {
             let line = totals.json_row(row);
             writeln!(out, "{line}")?;
             continue;
@@ -138,13 +163,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             }
         )?;
     }
-    let mut extra = serde_json::Map::new();
-    let mut note = String::new();
-    if unvouched > 0 {
-        extra.insert("unsealed_rows".into(), unvouched.into());
-        note = format!(", {unvouched} rows taken without a sealed summary");
-    }
-    totals.finish(out, args.output.json, extra, &note)
+    Ok(())
 }
 
 /// The shards' summaries: all of the same file, none interrupted, every position in one
