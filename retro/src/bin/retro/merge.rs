@@ -118,6 +118,31 @@ fn answer_word(reachable: bool) -> &'static str {
 /// Per (answer, method): positions and seconds.
 type Tally = BTreeMap<(String, String), (u64, f64)>;
 
+/// Per position: its row, and where it was read (file:line).
+type ReadRows = BTreeMap<u64, (serde_json::Value, String)>;
+
+/// What the parts' summaries say of their runs.
+#[derive(Default)]
+struct Runs {
+    /// Each run's shard ("all" for a whole run).
+    shards: Vec<String>,
+    /// Where an interrupted run's summary was read.
+    interrupted: Vec<String>,
+    /// Wall seconds, summed.
+    seconds: f64,
+    /// Processor seconds, summed over the summaries that give them (older runs did not),
+    /// and how many did.
+    cpu_seconds: (f64, u64),
+}
+
+/// The positions counted by answer: reachable, unreachable, unknown, and the "no"s
+/// without a checked proof; per answer and method, positions and seconds.
+struct Counts {
+    answers: [u64; 3],
+    unchecked: u64,
+    tally: Tally,
+}
+
 pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
     if z_score(args.confidence).is_none() {
         return Err(Failure::Input(format!(
@@ -125,14 +150,6 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
             args.confidence
         )));
     }
-    // Per position: its row, and where it was read (file:line).
-    let mut read_rows: BTreeMap<u64, (serde_json::Value, String)> = BTreeMap::new();
-    let mut shards = Vec::new();
-    let mut interrupted = Vec::new();
-    let mut seconds = 0.0;
-    // Processor seconds, summed over the summaries that give them (older runs did not),
-    // and how many did.
-    let mut cpu_seconds = (0.0, 0);
     let lines = seal::read_parts(&args.files, args.trust)?;
     let first = &lines[0];
     if first.value.get("empties").is_some() {
@@ -153,17 +170,51 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
         return crate::maxmob::merge(lines, args.output.json, out);
     }
     let parts = seal::check_parts(&lines, &["retro check"], args.trust)?;
+    let (read_rows, runs) = collect(lines)?;
+    check_whole(&read_rows, &parts)?;
+    let rows: BTreeMap<u64, serde_json::Value> = read_rows
+        .into_iter()
+        .map(|(i, (row, _))| (i, row))
+        .collect();
+    let counts = count(&rows);
+    let [reachable, _, unknown] = counts.answers;
+    let estimated = args
+        .estimate
+        .then(|| {
+            // A "no" without a checked proof is not an answer the estimate rests on.
+            estimate(
+                rows.len() as u64,
+                reachable,
+                unknown + counts.unchecked,
+                args.confidence,
+                random_board_space(),
+            )
+        })
+        .flatten();
+    draw(args, &rows)?;
+    if args.output.json {
+        return write_json(out, &rows, &counts, &runs, &estimated, parts);
+    }
+    write_text(out, args, &counts, &runs, &estimated, parts.unvouched)
+}
+
+/// The rows by position, a rerun's answer over the UNKNOWN it replaces, and what the
+/// summaries say of their runs.
+fn collect(lines: Vec<cli::JsonLine>) -> Result<(ReadRows, Runs), Failure> {
+    let mut read_rows = ReadRows::new();
+    let mut runs = Runs::default();
     for read in lines {
         let bad = |why: &str| Failure::Input(format!("{}: {why}", read.at()));
         let value = &read.value;
         if value["summary"] == true {
-            seconds += value["seconds"].as_f64().unwrap_or(0.0);
+            runs.seconds += value["seconds"].as_f64().unwrap_or(0.0);
             if let Some(cpu) = value["cpu_seconds"].as_f64() {
-                cpu_seconds = (cpu_seconds.0 + cpu, cpu_seconds.1 + 1);
+                runs.cpu_seconds = (runs.cpu_seconds.0 + cpu, runs.cpu_seconds.1 + 1);
             }
-            shards.push(value["shard"].as_str().unwrap_or("all").to_string());
+            runs.shards
+                .push(value["shard"].as_str().unwrap_or("all").to_string());
             if value["interrupted"] == true {
-                interrupted.push(read.at());
+                runs.interrupted.push(read.at());
             }
             continue;
         }
@@ -203,122 +254,142 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
         let at = read.at();
         read_rows.insert(index, (read.value, at));
     }
-    // Every position of the file has a row, and none is beyond it, where a sealed
-    // summary says how many it holds: a part missing is an error, not a smaller count.
-    if let Some((run, at)) = &parts.run {
-        let file_positions = run.positions as u64;
-        if let Some((index, (_, where_read))) = read_rows.range(file_positions + 1..).next() {
-            return Err(Failure::Input(format!(
-                "{where_read}: position {index}, but the file of {at} holds {file_positions}"
-            )));
-        }
-        let missing: Vec<String> = (1..=file_positions)
-            .filter(|i| !read_rows.contains_key(i))
-            .map(|i| i.to_string())
-            .collect();
-        if !missing.is_empty() {
-            return Err(Failure::Input(format!(
-                "{} of the file's {file_positions} positions have no row (a part missing?): {}{}",
-                missing.len(),
-                missing[..missing.len().min(10)].join(", "),
-                if missing.len() > 10 { ", ..." } else { "" }
-            )));
-        }
+    Ok((read_rows, runs))
+}
+
+/// Every position of the file has a row, and none is beyond it, where a sealed summary
+/// says how many it holds: a part missing is an error, not a smaller count.
+fn check_whole(read_rows: &ReadRows, parts: &seal::Parts) -> Result<(), Failure> {
+    let Some((run, at)) = &parts.run else {
+        return Ok(());
+    };
+    let file_positions = run.positions as u64;
+    if let Some((index, (_, where_read))) = read_rows.range(file_positions + 1..).next() {
+        return Err(Failure::Input(format!(
+            "{where_read}: position {index}, but the file of {at} holds {file_positions}"
+        )));
     }
-    let rows: BTreeMap<u64, serde_json::Value> = read_rows
-        .into_iter()
-        .map(|(i, (row, _))| (i, row))
+    let missing: Vec<String> = (1..=file_positions)
+        .filter(|i| !read_rows.contains_key(i))
+        .map(|i| i.to_string())
         .collect();
-    let mut tally = Tally::new();
-    let mut counts = [0u64; 3];
-    let mut unchecked = 0;
+    if !missing.is_empty() {
+        return Err(Failure::Input(format!(
+            "{} of the file's {file_positions} positions have no row (a part missing?): {}{}",
+            missing.len(),
+            missing[..missing.len().min(10)].join(", "),
+            if missing.len() > 10 { ", ..." } else { "" }
+        )));
+    }
+    Ok(())
+}
+
+fn count(rows: &BTreeMap<u64, serde_json::Value>) -> Counts {
+    let mut counts = Counts {
+        answers: [0; 3],
+        unchecked: 0,
+        tally: Tally::new(),
+    };
     for row in rows.values() {
         let answer = match row["reachable"].as_bool() {
             Some(true) => 0,
             Some(false) => 1,
             None => 2,
         };
-        counts[answer] += 1;
+        counts.answers[answer] += 1;
         let name = ["REACHABLE", "UNREACHABLE", "UNKNOWN"][answer].to_string();
         let mut method = row["method"].as_str().unwrap_or("-").to_string();
         if unchecked_no(row) {
-            unchecked += 1;
+            counts.unchecked += 1;
             method += " (unchecked)";
         }
-        let entry = tally.entry((name, method)).or_default();
+        let entry = counts.tally.entry((name, method)).or_default();
         entry.0 += 1;
         entry.1 += row["seconds"].as_f64().unwrap_or(0.0);
     }
-    let [reachable, unreachable, unknown] = counts;
-    let positions = reachable + unreachable + unknown;
-    let estimated = args
-        .estimate
-        .then(|| {
-            // A "no" without a checked proof is not an answer the estimate rests on.
-            estimate(
-                positions,
-                reachable,
-                unknown + unchecked,
-                args.confidence,
-                random_board_space(),
-            )
-        })
-        .flatten();
+    counts
+}
+
+/// The plots asked for.
+fn draw(args: &MergeArgs, rows: &BTreeMap<u64, serde_json::Value>) -> Result<(), Failure> {
     let drawn = |path: &PathBuf, result: Result<(), Box<dyn std::error::Error>>| {
         result.map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
     };
     if let Some(path) = &args.plot {
-        drawn(path, plots::cactus(path, &rows, &args.files))?;
+        drawn(path, plots::cactus(path, rows, &args.files))?;
     }
     if let (Some(path), Some(file)) = (&args.plot_discs, &args.positions) {
-        drawn(path, plots::by_discs(path, &rows, &discs_per_line(file)?))?;
+        drawn(path, plots::by_discs(path, rows, &discs_per_line(file)?))?;
     }
     if let Some(path) = &args.plot_estimate {
-        drawn(path, plots::estimate_growth(path, &rows, args.confidence))?;
+        drawn(path, plots::estimate_growth(path, rows, args.confidence))?;
     }
-    if args.output.json {
-        let mut digest = seal::RowDigest::default();
-        for row in rows.values() {
-            digest.add(row);
-            cli::write_json(out, row)?;
-        }
-        let by_method: Vec<serde_json::Value> = tally
-            .iter()
-            .map(|((answer, method), (n, s))| {
-                serde_json::json!({"answer": answer, "method": method, "positions": n, "seconds": s})
-            })
-            .collect();
-        let serde_json::Value::Object(mut summary) = serde_json::json!({"summary": true,
-            "positions": positions, "reachable": reachable, "unreachable": unreachable,
-            "unchecked": unchecked, "unknown": unknown, "seconds": seconds,
-            "cpu_seconds": (cpu_seconds.1 > 0).then_some(cpu_seconds.0),
-            "cpu_seconds_shards": cpu_seconds.1, "interrupted": !interrupted.is_empty(),
-            "shards": shards, "by_method": by_method, "estimate": estimated,
-            "unsealed_rows": parts.unvouched})
-        else {
-            unreachable!("a summary is an object")
-        };
-        // Sealed as a run's summary, so that a merged file merges again (`--done` reads it).
-        if let Some((run, _)) = parts.run {
-            summary.insert(
-                "run".into(),
-                serde_json::to_value(run).expect("a run serialises"),
-            );
-            digest.write_into(&mut summary);
-            seal::seal(&mut summary);
-        }
-        cli::write_json(out, &summary)?;
-        return Ok(());
+    Ok(())
+}
+
+/// The merged rows by position and the summary, as one `retro check --json` run writes
+/// them, the summary sealed as a run's so that the merged file merges again.
+fn write_json(
+    out: &mut impl Write,
+    rows: &BTreeMap<u64, serde_json::Value>,
+    counts: &Counts,
+    runs: &Runs,
+    estimated: &Option<retro::estimate::Estimate>,
+    parts: seal::Parts,
+) -> Result<(), Failure> {
+    let mut digest = seal::RowDigest::default();
+    for row in rows.values() {
+        digest.add(row);
+        cli::write_json(out, row)?;
     }
+    let by_method: Vec<serde_json::Value> = counts
+        .tally
+        .iter()
+        .map(|((answer, method), (n, s))| {
+            serde_json::json!({"answer": answer, "method": method, "positions": n, "seconds": s})
+        })
+        .collect();
+    let [reachable, unreachable, unknown] = counts.answers;
+    let serde_json::Value::Object(mut summary) = serde_json::json!({"summary": true,
+        "positions": rows.len(), "reachable": reachable, "unreachable": unreachable,
+        "unchecked": counts.unchecked, "unknown": unknown, "seconds": runs.seconds,
+        "cpu_seconds": (runs.cpu_seconds.1 > 0).then_some(runs.cpu_seconds.0),
+        "cpu_seconds_shards": runs.cpu_seconds.1, "interrupted": !runs.interrupted.is_empty(),
+        "shards": runs.shards, "by_method": by_method, "estimate": estimated,
+        "unsealed_rows": parts.unvouched})
+    else {
+        unreachable!("a summary is an object")
+    };
+    if let Some((run, _)) = parts.run {
+        summary.insert(
+            "run".into(),
+            serde_json::to_value(run).expect("a run serialises"),
+        );
+        digest.write_into(&mut summary);
+        seal::seal(&mut summary);
+    }
+    cli::write_json(out, &summary)
+}
+
+/// The merge as a table: the runs, the positions by answer and method, the totals and
+/// the estimate.
+fn write_text(
+    out: &mut impl Write,
+    args: &MergeArgs,
+    counts: &Counts,
+    runs: &Runs,
+    estimated: &Option<retro::estimate::Estimate>,
+    unvouched: u64,
+) -> Result<(), Failure> {
     writeln!(
         out,
         "{} files, {}{}",
         args.files.len(),
-        shard_summary(&shards),
-        if interrupted.is_empty() {
+        shard_summary(&runs.shards),
+        if runs.interrupted.is_empty() {
             String::new()
         } else {
-            format!(" (interrupted: {})", interrupted.join(" "))
+            format!(" (interrupted: {})", runs.interrupted.join(" "))
         }
     )?;
     writeln!(
@@ -326,25 +397,27 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
         "{:<12} {:<11} {:>10} {:>12}",
         "answer", "method", "positions", "seconds"
     )?;
-    for ((answer, method), (n, s)) in &tally {
+    for ((answer, method), (n, s)) in &counts.tally {
         writeln!(out, "{answer:<12} {method:<11} {n:>10} {s:>12.1}")?;
     }
-    if parts.unvouched > 0 {
+    if unvouched > 0 {
         writeln!(
             out,
-            "{} rows taken without a sealed summary vouching for them (--unsealed)",
-            parts.unvouched
+            "{unvouched} rows taken without a sealed summary vouching for them (--unsealed)"
         )?;
     }
+    let [reachable, unreachable, unknown] = counts.answers;
+    let positions = reachable + unreachable + unknown;
     writeln!(
         out,
-        "total: {positions} positions, {reachable} reachable, {unreachable} unreachable{}, {unknown} unknown, {seconds:.1} s wall in all shards{}",
-        if unchecked > 0 {
-            format!(" ({unchecked} of them without a checked proof)")
+        "total: {positions} positions, {reachable} reachable, {unreachable} unreachable{}, {unknown} unknown, {:.1} s wall in all shards{}",
+        if counts.unchecked > 0 {
+            format!(" ({} of them without a checked proof)", counts.unchecked)
         } else {
             String::new()
         },
-        match cpu_seconds {
+        runs.seconds,
+        match runs.cpu_seconds {
             (_, 0) => String::new(),
             (cpu, n) => format!(", {cpu:.1} s of processor time in the {n} that say it"),
         }
