@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use engine::cli::{self, seal, Failure};
@@ -149,6 +150,10 @@ impl Row {
     }
 }
 
+/// What the maxima by ply come from: the rows, or the error that stopped them, and what
+/// was being done (for the message when interrupted).
+type Maxima = (std::io::Result<Vec<PlyMaximum>>, String);
+
 pub fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
     if args.shard.part.is_some() && args.enumerate_to.is_none() {
         return Err(Failure::Input(
@@ -157,82 +162,99 @@ pub fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
     let pool = args.run.threads.pool()?;
     let start = Instant::now();
-    if args.by_ply {
-        let stop = cli::interrupt_flag();
-        let (maxima, work) = match args.beam {
-            Some(width) => {
-                let bar = cli::progress_bar(u64::from(args.plies), "plies of the beam search");
-                let maxima = pool.install(|| {
-                    retro::maxmob::beam_by_ply(args.plies, width as usize, &stop, &|| bar.inc(1))
-                });
-                bar.finish_and_clear();
-                (maxima, "searching the beam".to_string())
-            }
-            None => {
-                let enumerated = args.enumerate_to.unwrap_or(args.plies).min(args.plies);
-                if args.plies - enumerated > MAX_FOLLOWED as u32 {
-                    return Err(Failure::Input(format!(
-                        "--enumerate-to {enumerated}: at most {MAX_FOLLOWED} plies can be followed beyond it, --plies is {}",
-                        args.plies
-                    )));
-                }
-                if args.shard.part.is_some() && enumerated >= args.plies {
-                    return Err(Failure::Input(format!(
-                        "--shard splits the plies followed beyond --enumerate-to {enumerated}: give --plies {} or more",
-                        enumerated + 1
-                    )));
-                }
-                if let Some(dir) = &args.levels {
-                    std::fs::create_dir_all(dir)
-                        .map_err(|e| Failure::Input(format!("--levels {}: {e}", dir.display())))?;
-                }
-                let progress = std::sync::Mutex::new(None);
-                let maxima = pool.install(|| {
-                    retro::maxmob::max_mobility_by_ply(
-                        args.plies,
-                        enumerated,
-                        args.shard.part,
-                        args.run.key_limit(),
-                        args.levels.as_deref(),
-                        &stop,
-                        &|n, total| {
-                            let mut bar = progress.lock().expect("not poisoned");
-                            bar.get_or_insert_with(|| {
-                                cli::progress_bar(
-                                    total,
-                                    &format!("positions of ply {enumerated} followed"),
-                                )
-                            })
-                            .inc(n)
-                        },
-                    )
-                });
-                if let Some(bar) = progress.lock().expect("not poisoned").take() {
-                    bar.finish_and_clear();
-                }
-                (
-                    maxima,
-                    format!("following the lines beyond ply {enumerated}"),
-                )
-            }
-        };
-        let maxima = match maxima {
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
-                eprintln!("retro: interrupted while {work}");
-                return Err(Failure::Interrupted);
-            }
-            maxima => maxima?,
-        };
-        let rows: Vec<Row> = maxima
-            .iter()
-            .map(|m| Row::new(m, start.elapsed().as_secs_f64()))
-            .collect();
-        return write_rows(&rows, args.run.output.json, out);
+    if !args.by_ply {
+        return within(args, &pool, start, out);
     }
+    let stop = cli::interrupt_flag();
+    let (maxima, work) = match args.beam {
+        Some(width) => beam(args, width, &pool, &stop),
+        None => followed(args, &pool, &stop)?,
+    };
+    let maxima = match maxima {
+        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+            eprintln!("retro: interrupted while {work}");
+            return Err(Failure::Interrupted);
+        }
+        maxima => maxima?,
+    };
+    let rows: Vec<Row> = maxima
+        .iter()
+        .map(|m| Row::new(m, start.elapsed().as_secs_f64()))
+        .collect();
+    write_rows(&rows, args.run.output.json, out)
+}
+
+/// `--beam WIDTH`: lower bounds at every ply from the beam search.
+fn beam(args: &MaxmobArgs, width: u64, pool: &rayon::ThreadPool, stop: &AtomicBool) -> Maxima {
+    let bar = cli::progress_bar(u64::from(args.plies), "plies of the beam search");
+    let maxima = pool
+        .install(|| retro::maxmob::beam_by_ply(args.plies, width as usize, stop, &|| bar.inc(1)));
+    bar.finish_and_clear();
+    (maxima, "searching the beam".to_string())
+}
+
+/// Every position enumerated to `--enumerate-to`, every line followed beyond it (the lines
+/// of one partition with `--shard`).
+fn followed(
+    args: &MaxmobArgs,
+    pool: &rayon::ThreadPool,
+    stop: &AtomicBool,
+) -> Result<Maxima, Failure> {
+    let enumerated = args.enumerate_to.unwrap_or(args.plies).min(args.plies);
+    if args.plies - enumerated > MAX_FOLLOWED as u32 {
+        return Err(Failure::Input(format!(
+            "--enumerate-to {enumerated}: at most {MAX_FOLLOWED} plies can be followed beyond it, --plies is {}",
+            args.plies
+        )));
+    }
+    if args.shard.part.is_some() && enumerated >= args.plies {
+        return Err(Failure::Input(format!(
+            "--shard splits the plies followed beyond --enumerate-to {enumerated}: give --plies {} or more",
+            enumerated + 1
+        )));
+    }
+    if let Some(dir) = &args.levels {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::Input(format!("--levels {}: {e}", dir.display())))?;
+    }
+    let progress = std::sync::Mutex::new(None);
+    let maxima = pool.install(|| {
+        retro::maxmob::max_mobility_by_ply(
+            args.plies,
+            enumerated,
+            args.shard.part,
+            args.run.key_limit(),
+            args.levels.as_deref(),
+            stop,
+            &|n, total| {
+                let mut bar = progress.lock().expect("not poisoned");
+                bar.get_or_insert_with(|| {
+                    cli::progress_bar(total, &format!("positions of ply {enumerated} followed"))
+                })
+                .inc(n)
+            },
+        )
+    });
+    if let Some(bar) = progress.lock().expect("not poisoned").take() {
+        bar.finish_and_clear();
+    }
+    Ok((
+        maxima,
+        format!("following the lines beyond ply {enumerated}"),
+    ))
+}
+
+/// Without `--by-ply`: the largest mobility within `--plies`, with a witness.
+fn within(
+    args: &MaxmobArgs,
+    pool: &rayon::ThreadPool,
+    start: Instant,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
     let found = pool.install(|| max_mobility(args.plies, args.run.key_limit()))?;
     let witness = format_moves(&found.witness);
     if args.run.output.json {
-        cli::write_json(
+        return cli::write_json(
             out,
             &serde_json::json!({
                 "plies": found.plies,
@@ -240,22 +262,21 @@ pub fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
                 "witness": witness,
                 "seconds": start.elapsed().as_secs_f64(),
             }),
-        )?;
-    } else {
-        writeln!(
-            out,
-            "within {} plies: mobility {} after {} ({} plies)",
-            found.plies,
-            found.mobility,
-            if witness.is_empty() {
-                "the start"
-            } else {
-                &witness
-            },
-            found.witness.len()
-        )?;
-        writeln!(out, "{}", engine::display::Diagram(&found.position))?;
+        );
     }
+    writeln!(
+        out,
+        "within {} plies: mobility {} after {} ({} plies)",
+        found.plies,
+        found.mobility,
+        if witness.is_empty() {
+            "the start"
+        } else {
+            &witness
+        },
+        found.witness.len()
+    )?;
+    writeln!(out, "{}", engine::display::Diagram(&found.position))?;
     Ok(())
 }
 
