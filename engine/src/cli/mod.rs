@@ -492,7 +492,7 @@ impl Totals {
 }
 
 /// A progress bar on stderr counting positions.
-pub fn position_progress(len: usize) -> indicatif::ProgressBar {
+pub fn position_progress(len: usize) -> ProgressBar {
     progress_bar(len as u64, "positions")
 }
 

@@ -1,6 +1,6 @@
 use std::collections::HashSet;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
@@ -527,6 +527,45 @@ pub fn row_index(read: &cli::JsonLine) -> Result<u64, Failure> {
 /// `check`'s wall-clock seconds per position where no limit is given: every file ends.
 const CHECK_TIME_LIMIT: f64 = 60.0;
 
+/// The rows of a check as they are decided: printed at once (an interrupt keeps every
+/// finished one), counted, and summed into the summary's digest.
+struct Printer<'a> {
+    json: bool,
+    proof: Option<&'a Path>,
+    progress: cli::ProgressBar,
+    /// Reachable, unreachable, unknown.
+    counts: [usize; 3],
+    done: usize,
+    digest: seal::RowDigest,
+}
+
+impl Printer<'_> {
+    fn print(
+        &mut self,
+        out: &mut impl Write,
+        mut row: Row,
+        candidates: &[Position],
+    ) -> Result<(), Failure> {
+        row.write_proof(self.proof, &candidates[0])?;
+        let text = if self.json {
+            self.digest.add_row(&row);
+            serde_json::to_string(&row).expect("a row serialises")
+        } else {
+            line(&row)
+        };
+        self.progress
+            .suspend(|| writeln!(out, "{text}").and_then(|()| out.flush()))?;
+        self.progress.inc(1);
+        self.counts[match row.reachable {
+            Some(true) => 0,
+            Some(false) => 1,
+            None => 2,
+        }] += 1;
+        self.done += 1;
+        Ok(())
+    }
+}
+
 pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
     let (positions, run) = read_check_file(args)?;
     let time_limit = match (args.time_limit, args.search.cpu_limit) {
@@ -537,61 +576,25 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
     let pool = args.search.run.threads.pool()?;
     let frontier = frontier(&args.search, &pool)?;
     let interrupt = cli::interrupt_flag();
-    let json = args.search.run.output.json;
-    let progress = cli::position_progress(positions.len());
-    if !json {
+    let mut printer = Printer {
+        json: args.search.run.output.json,
+        proof: args.search.proof.as_deref(),
+        progress: cli::position_progress(positions.len()),
+        counts: [0; 3],
+        done: 0,
+        digest: seal::RowDigest::default(),
+    };
+    if !printer.json {
         writeln!(out, "{HEADER}")?;
     }
     let start = Instant::now();
     let cpu = CpuTimer::start(CpuClock::ProcessAndChildren);
-    let mut counts = [0usize; 3];
-    let mut done = 0;
-    let mut digest = seal::RowDigest::default();
-    let mut print = |mut row: Row, candidates: &[Position]| -> Result<(), Failure> {
-        row.write_proof(args.search.proof.as_deref(), &candidates[0])?;
-        let row = &row;
-        let text = if json {
-            digest.add_row(row);
-            serde_json::to_string(row).expect("a row serialises")
-        } else {
-            line(row)
-        };
-        progress.suspend(|| writeln!(out, "{text}").and_then(|()| out.flush()))?;
-        progress.inc(1);
-        counts[match row.reachable {
-            Some(true) => 0,
-            Some(false) => 1,
-            None => 2,
-        }] += 1;
-        done += 1;
-        Ok(())
-    };
     // First what the refutations and a short backward search decide, a position per
-    // thread; then the rest one at a time, each raced on every thread. Rows are printed
-    // as they are decided, so an interrupt keeps every finished one.
-    let (sender, receiver) = std::sync::mpsc::channel::<(usize, Option<Row>)>();
-    let mut hard = Vec::new();
-    std::thread::scope(|scope| -> Result<(), Failure> {
-        scope.spawn(|| {
-            pool.install(|| {
-                positions.par_iter().enumerate().for_each_with(
-                    sender,
-                    |sender, (i, (index, candidates))| {
-                        let row = quick_answer(*index, &frontier, candidates, &options, &interrupt);
-                        let _ = sender.send((i, row));
-                    },
-                )
-            })
-        });
-        for (i, row) in receiver {
-            match row {
-                Some(row) => print(row, &positions[i].1)?,
-                None => hard.push(i),
-            }
-        }
-        Ok(())
-    })?;
-    hard.sort_unstable();
+    // thread; then the rest one at a time, each raced on every thread.
+    let quick = |(index, candidates): &(usize, Vec<Position>)| {
+        quick_answer(*index, &frontier, candidates, &options, &interrupt)
+    };
+    let hard = quick_pass(&positions, &pool, quick, &mut printer, out)?;
     for i in hard {
         if interrupt.load(Relaxed) {
             break;
@@ -603,40 +606,87 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
             candidates,
             &options,
             &interrupt,
-            args.search.proof.as_deref(),
+            printer.proof,
         )?;
         if interrupt.load(Relaxed) {
             break;
         }
-        print(row, candidates)?;
+        printer.print(out, row, candidates)?;
     }
-    progress.finish_and_clear();
-    let interrupted = done < positions.len();
-    let seconds = start.elapsed().as_secs_f64();
-    let cpu_seconds = cpu.elapsed();
-    let [reachable, unreachable, unknown] = counts;
-    if json {
-        let serde_json::Value::Object(mut summary) = serde_json::json!({"summary": true,
-            "positions": done, "reachable": reachable, "unreachable": unreachable,
-            "unknown": unknown, "seconds": seconds, "cpu_seconds": cpu_seconds,
-            "interrupted": interrupted, "shard": args.shard.part.map(|(i, n)| format!("{i}/{n}")),
-            "run": run})
-        else {
-            unreachable!("a summary is an object")
-        };
-        digest.write_into(&mut summary);
-        seal::seal(&mut summary);
-        cli::write_json(out, &summary)?;
-    } else {
+    printer.progress.finish_and_clear();
+    let interrupted = printer.done < positions.len();
+    let times = (start.elapsed().as_secs_f64(), cpu.elapsed());
+    write_summary(out, printer, run, args.shard.part, times, interrupted)?;
+    if interrupted {
+        return Err(Failure::Interrupted);
+    }
+    Ok(())
+}
+
+/// Every position's quick answer, a position per thread, each row printed as it comes;
+/// the positions left for the race (their places in `positions`, in order).
+fn quick_pass(
+    positions: &Numbered,
+    pool: &rayon::ThreadPool,
+    quick: impl Fn(&(usize, Vec<Position>)) -> Option<Row> + Sync,
+    printer: &mut Printer,
+    out: &mut impl Write,
+) -> Result<Vec<usize>, Failure> {
+    let (sender, receiver) = std::sync::mpsc::channel::<(usize, Option<Row>)>();
+    let mut hard = Vec::new();
+    std::thread::scope(|scope| -> Result<(), Failure> {
+        scope.spawn(|| {
+            pool.install(|| {
+                positions
+                    .par_iter()
+                    .enumerate()
+                    .for_each_with(sender, |sender, (i, item)| {
+                        let _ = sender.send((i, quick(item)));
+                    })
+            })
+        });
+        for (i, row) in receiver {
+            match row {
+                Some(row) => printer.print(out, row, &positions[i].1)?,
+                None => hard.push(i),
+            }
+        }
+        Ok(())
+    })?;
+    hard.sort_unstable();
+    Ok(hard)
+}
+
+/// The check's last line: the sealed summary in JSON (the run, the rows' digest), or the
+/// totals.
+fn write_summary(
+    out: &mut impl Write,
+    printer: Printer,
+    run: Run,
+    shard: Option<(usize, usize)>,
+    (seconds, cpu_seconds): (f64, Option<f64>),
+    interrupted: bool,
+) -> Result<(), Failure> {
+    let [reachable, unreachable, unknown] = printer.counts;
+    let done = printer.done;
+    if !printer.json {
         writeln!(
             out,
             "total: {done} positions, {reachable} reachable, {unreachable} unreachable, {unknown} unknown, {seconds:.3} s{}{}",
             cpu_seconds.map_or(String::new(), |c| format!(" ({c:.1} s of processor time)")),
             if interrupted { " (interrupted)" } else { "" }
         )?;
+        return Ok(());
     }
-    if interrupted {
-        return Err(Failure::Interrupted);
-    }
-    Ok(())
+    let serde_json::Value::Object(mut summary) = serde_json::json!({"summary": true,
+        "positions": done, "reachable": reachable, "unreachable": unreachable,
+        "unknown": unknown, "seconds": seconds, "cpu_seconds": cpu_seconds,
+        "interrupted": interrupted, "shard": shard.map(|(i, n)| format!("{i}/{n}")),
+        "run": run})
+    else {
+        unreachable!("a summary is an object")
+    };
+    printer.digest.write_into(&mut summary);
+    seal::seal(&mut summary);
+    cli::write_json(out, &summary)
 }
