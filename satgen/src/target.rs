@@ -190,6 +190,154 @@ pub fn placement_rounds(occupied: u64) -> [usize; 64] {
 /// moves searched: the test below), and one after 8 moves has.
 pub const FIRST_PASS_STEP: usize = 8;
 
+/// What the target and the cuts fix of the game's positions.
+struct Known {
+    /// The target's discs by colour.
+    black: u64,
+    white: u64,
+    /// The target's occupied squares.
+    occupied: u64,
+    /// Moves played to the target.
+    steps: usize,
+    /// The first step each square can hold a disc ([`placement_rounds`]).
+    rounds: [usize; 64],
+    /// Discs that never flipped ([`never_flipped`]).
+    fixed: u64,
+}
+
+impl Known {
+    /// What position `j` must hold on `sq` for colour `black` (true: black discs), if the
+    /// target and the cuts decide it.
+    fn forced(&self, j: usize, sq: Square, black: bool) -> Option<bool> {
+        let bit = sq.bit();
+        let (mine, theirs) = if black {
+            (self.black, self.white)
+        } else {
+            (self.white, self.black)
+        };
+        if j == 0 {
+            let start = if black {
+                Board::START.player
+            } else {
+                Board::START.opponent
+            };
+            return Some(start & bit != 0);
+        }
+        if j == self.steps {
+            return Some(mine & bit != 0);
+        }
+        if self.occupied & bit == 0 || self.rounds[sq.index()] > j || self.fixed & theirs & bit != 0
+        {
+            return Some(false);
+        }
+        None
+    }
+}
+
+/// Whose move step `j` is: the cube's side where it fixes it (with, at its single pass,
+/// the clauses that the passer has no move), else the other side unless it has no move.
+fn side_to_move(
+    f: &mut Formula,
+    (j, mover, pass_here): (usize, Option<bool>, bool),
+    legal: (&[Lit], &[Lit]),
+    previous: Lit,
+) -> Lit {
+    let (legal_black, legal_white) = legal;
+    if let Some(black_moves) = mover {
+        if pass_here {
+            let passer = if black_moves {
+                legal_white
+            } else {
+                legal_black
+            };
+            for &l in passer {
+                f.clause_folded(&[!l]);
+            }
+        }
+        return f.constant(black_moves);
+    }
+    if j == 0 {
+        return previous;
+    }
+    // The side to move: the other side, unless it has no move (a pass; the side that just
+    // moved must then have one, which the move asks).
+    let has_black = f.or(legal_black);
+    let has_white = f.or(legal_white);
+    let black_to_move = f.lit();
+    f.clause(&[!previous, has_white, black_to_move]);
+    f.clause(&[!previous, !has_white, !black_to_move]);
+    f.clause(&[previous, !has_black, black_to_move]);
+    f.clause(&[previous, has_black, !black_to_move]);
+    black_to_move
+}
+
+/// Step `j`'s move: exactly one of the squares that can be played then, legal for the
+/// side to move; each square's literal also goes to its `column` (every square is played
+/// once). The candidates, and the move as each colour's squares.
+fn step_move(
+    f: &mut Formula,
+    known: &Known,
+    (j, first_move): (usize, Option<Square>),
+    black_to_move: Lit,
+    legal: (&[Lit], &[Lit]),
+    column: &mut [Vec<Lit>],
+) -> (Vec<(Square, Lit)>, Vec<Lit>, Vec<Lit>) {
+    let candidates: Vec<(Square, Lit)> = Square::all()
+        .filter(|&sq| {
+            known.occupied & !CENTRE & sq.bit() != 0
+                && known.rounds[sq.index()] <= j + 1
+                && (j > 0 || first_move.is_none_or(|m| m == sq))
+        })
+        .map(|sq| (sq, f.lit()))
+        .collect();
+    let lits: Vec<Lit> = candidates.iter().map(|&(_, l)| l).collect();
+    f.clause(&lits);
+    f.at_most_one(&lits);
+    let mut move_black = vec![f.f; 64];
+    let mut move_white = vec![f.f; 64];
+    for &(sq, l) in &candidates {
+        let s = sq.index();
+        f.clause(&[!l, !black_to_move, legal.0[s]]);
+        f.clause(&[!l, black_to_move, legal.1[s]]);
+        move_black[s] = f.and(&[l, black_to_move]);
+        move_white[s] = f.and(&[l, !black_to_move]);
+        column[s].push(l);
+    }
+    (candidates, move_black, move_white)
+}
+
+/// The discs of position `j + 1` from those of `j`, the move and its flips; where the
+/// target fixes a square, the constant (and a clause that the computed value equals it).
+fn next_discs(
+    f: &mut Formula,
+    known: &Known,
+    j: usize,
+    (black, white): (&[Lit], &[Lit]),
+    (move_black, move_white): (&[Lit], &[Lit]),
+    (flips_black, flips_white): (&[Lit], &[Lit]),
+) -> (Vec<Lit>, Vec<Lit>) {
+    let mut next_black = Vec::with_capacity(64);
+    let mut next_white = Vec::with_capacity(64);
+    for sq in Square::all() {
+        let t = sq.index();
+        let kept_black = f.and(&[black[t], !flips_white[t]]);
+        let kept_white = f.and(&[white[t], !flips_black[t]]);
+        let b = f.or(&[kept_black, move_black[t], flips_black[t]]);
+        let w = f.or(&[kept_white, move_white[t], flips_white[t]]);
+        for (value, computed, is_black) in [(&mut next_black, b, true), (&mut next_white, w, false)]
+        {
+            match known.forced(j + 1, sq, is_black).map(|v| f.constant(v)) {
+                Some(c) => {
+                    f.clause(&[if c == f.f { !computed } else { computed }]);
+                    value.push(c);
+                }
+                None => value.push(computed),
+            }
+        }
+    }
+    (next_black, next_white)
+}
+
 /// Builds the question for `target` (with its side to move), or the part of it `cube`
 /// asks.
 pub fn encode_target(target: &Position, cube: Cube) -> Target {
@@ -201,44 +349,24 @@ pub fn encode_target(target: &Position, cube: Cube) -> Target {
     };
     let (black_t, white_t) = target.discs();
     let occupied = black_t | white_t;
-    let fixed = never_flipped(occupied);
-    let rounds = placement_rounds(occupied);
+    let known = Known {
+        black: black_t,
+        white: white_t,
+        occupied,
+        steps: moves_played(target),
+        rounds: placement_rounds(occupied),
+        fixed: never_flipped(occupied),
+    };
+    let steps = known.steps;
     let mut f = Formula::new();
-    let steps = moves_played(target);
     if occupied & CENTRE != CENTRE {
         f.clause(&[f.f]);
     }
-    // What position `j` must hold on `sq` for colour `black` (true: black discs), if the
-    // target and the cuts decide it.
-    let forced = |j: usize, sq: Square, black: bool| -> Option<bool> {
-        let bit = sq.bit();
-        let (mine, theirs) = if black {
-            (black_t, white_t)
-        } else {
-            (white_t, black_t)
-        };
-        if j == 0 {
-            let start = if black {
-                Board::START.player
-            } else {
-                Board::START.opponent
-            };
-            return Some(start & bit != 0);
-        }
-        if j == steps {
-            return Some(mine & bit != 0);
-        }
-        if occupied & bit == 0 || rounds[sq.index()] > j || fixed & theirs & bit != 0 {
-            return Some(false);
-        }
-        None
-    };
-    let constant = |f: &Formula, value: Option<bool>| value.map(|v| f.constant(v));
     let mut black: Vec<Lit> = Square::all()
-        .map(|sq| f.constant(forced(0, sq, true).expect("the start is known")))
+        .map(|sq| f.constant(known.forced(0, sq, true).expect("the start is known")))
         .collect();
     let mut white: Vec<Lit> = Square::all()
-        .map(|sq| f.constant(forced(0, sq, false).expect("the start is known")))
+        .map(|sq| f.constant(known.forced(0, sq, false).expect("the start is known")))
         .collect();
     let mut black_to_move = f.constant(true);
     let mut moves = Vec::with_capacity(steps);
@@ -261,75 +389,26 @@ pub fn encode_target(target: &Position, cube: Cube) -> Target {
         };
         let (legal_black, a_black) = moves_of(&mut f, true, &black, &white);
         let (legal_white, a_white) = moves_of(&mut f, false, &white, &black);
-        if let Some(black_moves) = mover {
-            if pass_here {
-                let passer = if black_moves {
-                    &legal_white
-                } else {
-                    &legal_black
-                };
-                for &l in passer {
-                    f.clause_folded(&[!l]);
-                }
-            }
-            black_to_move = f.constant(black_moves);
-        } else if j > 0 {
-            // The side to move: the other side, unless it has no move (a pass; the side that
-            // just moved must then have one, which the move below asks).
-            let has_black = f.or(&legal_black);
-            let has_white = f.or(&legal_white);
-            let previous = black_to_move;
-            black_to_move = f.lit();
-            f.clause(&[!previous, has_white, black_to_move]);
-            f.clause(&[!previous, !has_white, !black_to_move]);
-            f.clause(&[previous, !has_black, black_to_move]);
-            f.clause(&[previous, has_black, !black_to_move]);
-        }
-        let candidates: Vec<(Square, Lit)> = Square::all()
-            .filter(|&sq| {
-                occupied & !CENTRE & sq.bit() != 0
-                    && rounds[sq.index()] <= j + 1
-                    && (j > 0 || first_move.is_none_or(|m| m == sq))
-            })
-            .map(|sq| (sq, f.lit()))
-            .collect();
-        let lits: Vec<Lit> = candidates.iter().map(|&(_, l)| l).collect();
-        f.clause(&lits);
-        f.at_most_one(&lits);
-        let mut move_black = vec![f.f; 64];
-        let mut move_white = vec![f.f; 64];
-        for &(sq, l) in &candidates {
-            let s = sq.index();
-            f.clause(&[!l, !black_to_move, legal_black[s]]);
-            f.clause(&[!l, black_to_move, legal_white[s]]);
-            move_black[s] = f.and(&[l, black_to_move]);
-            move_white[s] = f.and(&[l, !black_to_move]);
-            column[s].push(l);
-        }
+        let legal = (&legal_black[..], &legal_white[..]);
+        black_to_move = side_to_move(&mut f, (j, mover, pass_here), legal, black_to_move);
+        let (candidates, move_black, move_white) = step_move(
+            &mut f,
+            &known,
+            (j, first_move),
+            black_to_move,
+            legal,
+            &mut column,
+        );
         let flips_black = ray_flips(&mut f, &white, &move_black, &a_black);
         let flips_white = ray_flips(&mut f, &black, &move_white, &a_white);
-        let mut next_black = Vec::with_capacity(64);
-        let mut next_white = Vec::with_capacity(64);
-        for sq in Square::all() {
-            let t = sq.index();
-            let kept_black = f.and(&[black[t], !flips_white[t]]);
-            let kept_white = f.and(&[white[t], !flips_black[t]]);
-            let b = f.or(&[kept_black, move_black[t], flips_black[t]]);
-            let w = f.or(&[kept_white, move_white[t], flips_white[t]]);
-            for (value, computed, is_black) in
-                [(&mut next_black, b, true), (&mut next_white, w, false)]
-            {
-                match constant(&f, forced(j + 1, sq, is_black)) {
-                    Some(c) => {
-                        f.clause(&[if c == f.f { !computed } else { computed }]);
-                        value.push(c);
-                    }
-                    None => value.push(computed),
-                }
-            }
-        }
-        black = next_black;
-        white = next_white;
+        (black, white) = next_discs(
+            &mut f,
+            &known,
+            j,
+            (&black, &white),
+            (&move_black, &move_white),
+            (&flips_black, &flips_white),
+        );
         moves.push(candidates);
     }
     // Each square outside the centre is played exactly once.
