@@ -326,101 +326,350 @@ pub fn decide(
     interrupt: &AtomicBool,
     keep: Option<&Path>,
 ) -> Result<Decision, String> {
-    let start = Instant::now();
-    // The processor-time limit and its timer (read only under a limit: a reading scans
-    // the processes).
-    let cpu_limit = options.cpu_limit.map(|limit| {
-        (
-            limit.as_secs_f64(),
-            CpuTimer::start(CpuClock::ProcessAndChildren),
-        )
-    });
+    let clocks = Clocks {
+        start: Instant::now(),
+        time_limit: options.time_limit,
+        cpu_limit: options.cpu_limit.map(|limit| {
+            (
+                limit.as_secs_f64(),
+                CpuTimer::start(CpuClock::ProcessAndChildren),
+            )
+        }),
+    };
     if let Some(decision) = quick(frontier, position, options, interrupt) {
         return Ok(decision);
     }
-    let done = AtomicBool::new(false);
+    let race = Race::new(position, options, keep);
+    let (solvers, done) = (&options.solvers, &race.done);
+    let no_passes = race.no_passes;
+    let runs_per_seed = solvers.len() * Run::slots(!no_passes).len();
+    let next_run = std::sync::atomic::AtomicUsize::new(0);
     // Whether the processor-time limit stopped the race.
     let mut cpu_spent = false;
-    let found: Mutex<Option<Found>> = Mutex::new(None);
-    let errors = Mutex::new(Vec::new());
     let nodes = Mutex::new(0u64);
     let workers = options.workers.max(1);
-    let settle = |answer: Found| {
-        found.lock().expect("no panics").get_or_insert(answer);
-        done.store(true, Relaxed);
+    let sat_run = |run: Run| race.sat_run(run);
+    let settle = |answer: Found| race.settle(answer);
+    let opening =
+        Run::opening(solvers, !no_passes, race.proof_needed).filter(|_| options.whole_first);
+    // A worker takes runs until one answers, or until the runs are spent (no external
+    // solver: varisat once per part; every solver failed to run).
+    let sat_runs = || loop {
+        let k = next_run.fetch_add(1, Relaxed);
+        let spent = solvers.iter().all(|s| *s == SatSolver::Varisat) && k >= runs_per_seed;
+        if done.load(Relaxed) || spent || race.broken.iter().all(|b| b.load(Relaxed)) {
+            return;
+        }
+        let run = Run::of(k, solvers.len(), !no_passes);
+        if Some(run) != opening {
+            sat_run(run);
+        }
     };
-    // The SAT runs, in the order workers take them: per seed, per solver, the parts of
-    // the question that can hold the game, then the whole question (passes anywhere:
-    // twice the size, and rarely first). Where the target's side to move allows no
-    // passes, the part without them; where it needs an odd number, the part with a
-    // single pass just before the last move (a full board's typical game: the last
-    // square is one side's only); either twice, with two seeds (seeds move Kissat's
-    // time by 2-4x). Then the part without passes before the last `LATE` moves (most
-    // real games pass only near the end, if at all). The first three are about half the
-    // whole question's size. A second varisat run would repeat the first; once a part
-    // is UNSAT, its runs (and those of the parts inside it) are skipped.
-    const LATE: usize = 12;
-    let steps = satgen::target::moves_played(position);
-    let no_passes = satgen::target::no_passes_possible(position);
-    let parts: [Cube; PARTS] = [
-        Cube::NO_PASSES,
-        Cube {
-            single_pass_before: Some(steps.saturating_sub(1)),
-            ..Cube::default()
-        },
-        Cube {
-            no_passes_before: steps.saturating_sub(LATE),
-            ..Cube::default()
-        },
-        Cube::default(),
-    ];
-    // Which of the first two parts the side to move allows is the schedule's choice
-    // (`Run::slots`); here only what the number of moves rules out.
-    let useful = [true, steps >= 2, steps > LATE, true];
-    let solvers = &options.solvers;
-    let runs_per_seed = solvers.len() * Run::slots(!no_passes).len();
-    let unsat: [AtomicBool; PARTS] = Default::default();
-    let next_run = std::sync::atomic::AtomicUsize::new(0);
-    let questions: [OnceLock<Target>; PARTS] = Default::default();
-    // Solvers that failed to run (a missing program): never tried again.
-    let broken: Vec<AtomicBool> = solvers.iter().map(|_| AtomicBool::new(false)).collect();
-    // The whole question's UNSAT is an answer only from solvers that prove it (unless
-    // their word is trusted); where none of them does, the first solver's turn goes to
-    // varisat. The others still search it for games: only the whole question holds a
-    // game with a pass in the middle, and Kissat finds games sooner than CaDiCaL. The
-    // parts' UNSAT only prunes: any solver may ask them.
-    let proof_needed = keep.is_some() || !options.trust_unsat;
-    let varisat_stands_in = proof_needed && !solvers.iter().any(SatSolver::writes_proof);
-    // Set when a solver without a proof found the whole question UNSAT: no game, which
-    // its next seeds need not look for again (the answer waits for a proof).
-    let no_game_unproved = AtomicBool::new(false);
-    let sat_run = |run: Run| {
+    let backward = || {
+        let result = reach(
+            frontier,
+            position,
+            options.memo_entries,
+            options.backward_nodes,
+            done,
+        );
+        match result {
+            Ok(result) => {
+                *nodes.lock().expect("no panics") = result.nodes;
+                settle(backward_found(&result));
+            }
+            Err(halted) => *nodes.lock().expect("no panics") = halted.nodes,
+        }
+    };
+    std::thread::scope(|scope| {
+        let (finished, all_finished) = std::sync::mpsc::channel::<()>();
+        for w in 0..workers {
+            let (backward, sat_runs, sat_run) = (&backward, &sat_runs, &sat_run);
+            let finished = finished.clone();
+            scope.spawn(move || {
+                if w == 0 {
+                    backward();
+                }
+                if let Some(run) = opening.filter(|_| w == workers - 1) {
+                    if !done.load(Relaxed) {
+                        sat_run(run);
+                    }
+                }
+                sat_runs();
+                let _ = finished.send(());
+            });
+        }
+        cpu_spent = watch(&all_finished, workers, &clocks, interrupt, done);
+    });
+    let nodes = nodes.into_inner().expect("no panics");
+    let Some(found) = race.found.into_inner().expect("no panics") else {
+        let errors = race.errors.into_inner().expect("no panics");
+        return undecided(errors, cpu_spent, &clocks, interrupt, nodes);
+    };
+    if let Some(witness) = &found.witness {
+        replay(witness, position)?;
+    }
+    Ok(Decision {
+        reachable: Some(found.reachable),
+        method: Some(found.method),
+        witness: found.witness,
+        certificate: found.certificate,
+        solver: found.solver,
+        proof: found.proof,
+        proof_checked: found.proof_checked,
+        nodes,
+        seconds: clocks.start.elapsed().as_secs_f64(),
+        cpu_limit: None,
+    })
+}
+
+/// The race's clocks: since when it runs, its time limit, and its processor-time limit
+/// with the timer that reads it (read only under a limit: a reading scans the processes).
+struct Clocks {
+    start: Instant,
+    time_limit: Option<Duration>,
+    cpu_limit: Option<(f64, CpuTimer)>,
+}
+
+/// Watches the clocks and the interrupt until every racer is back (they stop as soon as
+/// one answered), and stops them at a limit; whether the processor-time limit stopped
+/// them. A reading of processor time scans every process of the machine: it is taken at
+/// most every CPU_READ_EVERY, and at most a twentieth of the time (see
+/// `next_cpu_read_in`).
+fn watch(
+    all_finished: &std::sync::mpsc::Receiver<()>,
+    workers: usize,
+    clocks: &Clocks,
+    interrupt: &AtomicBool,
+    done: &AtomicBool,
+) -> bool {
+    let mut cpu_spent = false;
+    let mut back = 0;
+    let mut next_cpu_read = Instant::now();
+    while back < workers {
+        match all_finished.recv_timeout(Duration::from_millis(5)) {
+            Ok(()) => back += 1,
+            Err(_) => {
+                let late = clocks
+                    .time_limit
+                    .is_some_and(|limit| clocks.start.elapsed() >= limit);
+                let spent = clocks.cpu_limit.as_ref().is_some_and(|(limit, cpu)| {
+                    let now = Instant::now();
+                    now >= next_cpu_read && {
+                        let used = cpu.elapsed();
+                        next_cpu_read = Instant::now() + next_cpu_read_in(now.elapsed());
+                        used.is_some_and(|used| used >= *limit)
+                    }
+                });
+                cpu_spent |= spent;
+                if late || spent || interrupt.load(Relaxed) {
+                    done.store(true, Relaxed);
+                }
+            }
+        }
+    }
+    cpu_spent
+}
+
+/// The answer where no racer found one: UNKNOWN, saying which limit stopped it, or the
+/// first error of a racer where none did.
+fn undecided(
+    errors: Vec<String>,
+    cpu_spent: bool,
+    clocks: &Clocks,
+    interrupt: &AtomicBool,
+    nodes: u64,
+) -> Result<Decision, String> {
+    // Read once, so that the certificate and the limit it names agree.
+    let interrupted = interrupt.load(Relaxed);
+    if let Some(first) = errors.first() {
+        if !interrupted
+            && !cpu_spent
+            && clocks.time_limit.is_none_or(|l| clocks.start.elapsed() < l)
+        {
+            return Err(first.clone());
+        }
+    }
+    let by_cpu = cpu_spent && !interrupted;
+    Ok(Decision {
+        reachable: None,
+        method: None,
+        witness: None,
+        certificate: Some(if interrupted {
+            "interrupted".into()
+        } else if by_cpu {
+            "processor time limit".into()
+        } else {
+            "time limit".into()
+        }),
+        solver: None,
+        proof: None,
+        proof_checked: None,
+        nodes,
+        seconds: clocks.start.elapsed().as_secs_f64(),
+        cpu_limit: clocks
+            .cpu_limit
+            .as_ref()
+            .filter(|_| by_cpu)
+            .map(|(limit, _)| *limit),
+    })
+}
+
+/// Whatever found a witness, the core replays it to exactly the position.
+fn replay(witness: &[Move], position: &Position) -> Result<(), String> {
+    let mut replayed = Position::START;
+    for &mv in witness {
+        replayed = replayed
+            .play(mv)
+            .map_err(|e| format!("witness rejected at {mv}: {e}"))?;
+    }
+    if replayed != *position {
+        return Err("witness rejected: it ends at another position".into());
+    }
+    Ok(())
+}
+
+/// How long the part of the game's question without passes before the last moves leaves
+/// them free: most real games pass only near the end, if at all.
+const LATE: usize = 12;
+
+/// The race's shared state: the questions (parts of the game's question), which are
+/// refuted, which solvers failed to run, and the answer once one is found.
+struct Race<'a> {
+    position: &'a Position,
+    options: &'a Options,
+    keep: Option<&'a Path>,
+    steps: usize,
+    no_passes: bool,
+    /// The parts, the whole question last.
+    parts: [Cube; PARTS],
+    /// Which parts the number of moves leaves worth asking.
+    useful: [bool; PARTS],
+    /// Parts refuted (with those inside them): their runs are skipped.
+    unsat: [AtomicBool; PARTS],
+    /// Each part's formula, built by the first run that asks it.
+    questions: [OnceLock<Target>; PARTS],
+    /// Solvers that failed to run (a missing program): never tried again.
+    broken: Vec<AtomicBool>,
+    /// Whether the whole question's UNSAT needs a checked proof to be an answer.
+    proof_needed: bool,
+    /// Where no solver raced writes a proof: varisat takes the first solver's turn on the
+    /// whole question.
+    varisat_stands_in: bool,
+    /// Set when a solver without a proof found the whole question UNSAT: no game, which
+    /// its next seeds need not look for again (the answer waits for a proof).
+    no_game_unproved: AtomicBool,
+    done: AtomicBool,
+    found: Mutex<Option<Found>>,
+    errors: Mutex<Vec<String>>,
+}
+
+impl<'a> Race<'a> {
+    /// The SAT runs, in the order workers take them: per seed, per solver, the parts of
+    /// the question that can hold the game, then the whole question (passes anywhere:
+    /// twice the size, and rarely first). Where the target's side to move allows no
+    /// passes, the part without them; where it needs an odd number, the part with a
+    /// single pass just before the last move (a full board's typical game: the last
+    /// square is one side's only); either twice, with two seeds (seeds move Kissat's
+    /// time by 2-4x). Then the part without passes before the last `LATE` moves. The
+    /// first three are about half the whole question's size. A second varisat run would
+    /// repeat the first; once a part is UNSAT, its runs (and those of the parts inside
+    /// it) are skipped.
+    fn new(position: &'a Position, options: &'a Options, keep: Option<&'a Path>) -> Race<'a> {
+        let steps = satgen::target::moves_played(position);
+        let parts: [Cube; PARTS] = [
+            Cube::NO_PASSES,
+            Cube {
+                single_pass_before: Some(steps.saturating_sub(1)),
+                ..Cube::default()
+            },
+            Cube {
+                no_passes_before: steps.saturating_sub(LATE),
+                ..Cube::default()
+            },
+            Cube::default(),
+        ];
+        // The whole question's UNSAT is an answer only from solvers that prove it (unless
+        // their word is trusted); where none of them does, the first solver's turn goes to
+        // varisat. The others still search it for games: only the whole question holds a
+        // game with a pass in the middle, and Kissat finds games sooner than CaDiCaL. The
+        // parts' UNSAT only prunes: any solver may ask them.
+        let proof_needed = keep.is_some() || !options.trust_unsat;
+        Race {
+            position,
+            options,
+            keep,
+            steps,
+            no_passes: satgen::target::no_passes_possible(position),
+            parts,
+            // Which of the first two parts the side to move allows is the schedule's
+            // choice (`Run::slots`); here only what the number of moves rules out.
+            useful: [true, steps >= 2, steps > LATE, true],
+            unsat: Default::default(),
+            questions: Default::default(),
+            broken: options
+                .solvers
+                .iter()
+                .map(|_| AtomicBool::new(false))
+                .collect(),
+            proof_needed,
+            varisat_stands_in: proof_needed && !options.solvers.iter().any(SatSolver::writes_proof),
+            no_game_unproved: AtomicBool::new(false),
+            done: AtomicBool::new(false),
+            found: Mutex::new(None),
+            errors: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The first answer stands; every racer stops.
+    fn settle(&self, answer: Found) {
+        self.found.lock().expect("no panics").get_or_insert(answer);
+        self.done.store(true, Relaxed);
+    }
+
+    fn error(&self, error: String) {
+        self.errors.lock().expect("no panics").push(error);
+    }
+
+    /// The solver a run uses, or `None` where the run is not worth making: the whole
+    /// question needs a solver that proves (varisat standing in for the first), varisat
+    /// runs once, and a refuted part or one the moves rule out is skipped.
+    fn solver_of(&self, run: Run) -> Option<&'a SatSolver> {
+        let whole = run.part == PARTS - 1;
+        let solvers = &self.options.solvers;
+        let solver = match &solvers[run.solver] {
+            s if whole && self.proof_needed && !s.writes_proof() => match run.solver {
+                0 if self.varisat_stands_in => &SatSolver::Varisat,
+                _ if self.no_game_unproved.load(Relaxed) => return None,
+                _ => s,
+            },
+            s => s,
+        };
+        let skip = (*solver == SatSolver::Varisat && run.seed > 1)
+            || !self.useful[run.part]
+            || (!whole && self.unsat[run.part].load(Relaxed));
+        (!skip).then_some(solver)
+    }
+
+    /// One run: a solver on a part of the question; its answer settles the race, prunes
+    /// the parts it refutes, or is an error.
+    fn sat_run(&self, run: Run) {
         let Run {
             solver: index,
             part,
             seed,
         } = run;
-        if broken[index].load(Relaxed) {
+        if self.broken[index].load(Relaxed) {
             return;
         }
-        let whole = part == parts.len() - 1;
-        let solver = match &solvers[index] {
-            s if whole && proof_needed && !s.writes_proof() => match index {
-                0 if varisat_stands_in => &SatSolver::Varisat,
-                _ if no_game_unproved.load(Relaxed) => return,
-                _ => s,
-            },
-            s => s,
+        let Some(solver) = self.solver_of(run) else {
+            return;
         };
-        if (*solver == SatSolver::Varisat && seed > 1)
-            || !useful[part]
-            || (!whole && unsat[part].load(Relaxed))
-        {
-            return;
-        }
-        let target = questions[part].get_or_init(|| encode_target(position, parts[part]));
+        let whole = part == PARTS - 1;
+        let target =
+            self.questions[part].get_or_init(|| encode_target(self.position, self.parts[part]));
         // A part another run refuted meanwhile has nothing left to tell.
-        let stop = || done.load(Relaxed) || (!whole && unsat[part].load(Relaxed));
+        let stop = || self.done.load(Relaxed) || (!whole && self.unsat[part].load(Relaxed));
         let command = solver.command(seed, whole);
         let dimacs =
             |mut out: &mut dyn std::io::Write| satgen::dimacs::write_target(&mut out, target);
@@ -429,7 +678,7 @@ pub fn decide(
         let scratch = match solver {
             SatSolver::Command { lrat: true, .. } if whole => match tempfile::tempdir() {
                 Ok(dir) => Some(dir),
-                Err(e) => return errors.lock().expect("no panics").push(e.to_string()),
+                Err(e) => return self.error(e.to_string()),
             },
             _ => None,
         };
@@ -451,220 +700,103 @@ pub fn decide(
             (Some(command), None) => satgen::solve::external(command, dimacs, stop),
         };
         let name = command.unwrap_or_else(|| solver.name());
-        let label = match part {
-            0 => " (games without passes)".to_string(),
-            1 => format!(" (one pass, before move {steps})"),
-            2 => format!(" (no pass before move {})", parts[2].no_passes_before + 1),
-            _ => String::new(),
+        let proof = match (&varisat_proof, &lrat_files) {
+            (Some(proof), _) => Proof::Varisat(proof),
+            (None, Some((cnf, proof))) => Proof::Lrat(cnf, proof),
+            (None, None) => Proof::None,
         };
         match outcome {
             Ok(Outcome::Sat(model)) => match decode_target(&target.layout, &model) {
-                Ok(witness) => settle(Found {
+                Ok(witness) => self.settle(Found {
                     reachable: true,
                     method: Method::Sat,
                     witness: Some(witness),
                     certificate: None,
-                    solver: Some(format!("{name}{label}")),
+                    solver: Some(format!("{name}{}", self.label(part))),
                     proof: None,
                     proof_checked: None,
                 }),
-                Err(e) => errors
-                    .lock()
-                    .expect("no panics")
-                    .push(format!("{name}: model rejected: {e}")),
+                Err(e) => self.error(format!("{name}: model rejected: {e}")),
             },
             Ok(Outcome::Unsat) if !whole => {
                 // The parts inside this one are refuted with it.
-                for (inside, refuted) in parts.iter().zip(&unsat) {
-                    if inside.inside(&parts[part]) {
+                for (inside, refuted) in self.parts.iter().zip(&self.unsat) {
+                    if inside.inside(&self.parts[part]) {
                         refuted.store(true, Relaxed);
                     }
                 }
             }
-            Ok(Outcome::Unsat) => {
-                let size = format!(
-                    "{} variables, {} clauses",
-                    target.formula.variables(),
-                    target.formula.clauses()
-                );
-                let checked = if let Some(proof) = &varisat_proof {
-                    certify_varisat(target, proof, keep)
-                } else if let Some((cnf, proof)) = &lrat_files {
-                    certify_lrat(cnf, proof, keep, options.checker)
-                } else {
-                    Ok(None)
-                };
-                match checked {
-                    Ok(Some((words, proof))) => settle(Found {
-                        reachable: false,
-                        method: Method::Sat,
-                        witness: None,
-                        certificate: Some(format!(
-                            "UNSAT by {name} on the real-rules question ({size}); {words}"
-                        )),
-                        solver: Some(name),
-                        proof,
-                        proof_checked: Some(true),
-                    }),
-                    // No proof: an answer only where the solver's word is trusted.
-                    Ok(None) if !proof_needed => settle(Found {
-                        reachable: false,
-                        method: Method::Sat,
-                        witness: None,
-                        certificate: Some(format!(
-                            "UNSAT by {name} on the real-rules question ({size}; it writes no proof that is checked)"
-                        )),
-                        solver: Some(name),
-                        proof: None,
-                        proof_checked: Some(false),
-                    }),
-                    Ok(None) => no_game_unproved.store(true, Relaxed),
-                    Err(e) => errors
-                        .lock()
-                        .expect("no panics")
-                        .push(format!("{name}: UNSAT not taken, its proof is rejected: {e}")),
-                }
-            }
+            Ok(Outcome::Unsat) => self.unsat_whole(target, name, proof),
             Ok(Outcome::Stopped) => {}
             Err(e) => {
-                broken[index].store(true, Relaxed);
-                errors.lock().expect("no panics").push(e);
+                self.broken[index].store(true, Relaxed);
+                self.error(e);
             }
-        }
-    };
-    let opening = Run::opening(solvers, !no_passes, proof_needed).filter(|_| options.whole_first);
-    // A worker takes runs until one answers, or until the runs are spent (no external
-    // solver: varisat once per part; every solver failed to run).
-    let sat_runs = || loop {
-        let k = next_run.fetch_add(1, Relaxed);
-        let spent = solvers.iter().all(|s| *s == SatSolver::Varisat) && k >= runs_per_seed;
-        if done.load(Relaxed) || spent || broken.iter().all(|b| b.load(Relaxed)) {
-            return;
-        }
-        let run = Run::of(k, solvers.len(), !no_passes);
-        if Some(run) != opening {
-            sat_run(run);
-        }
-    };
-    let backward = || {
-        let result = reach(
-            frontier,
-            position,
-            options.memo_entries,
-            options.backward_nodes,
-            &done,
-        );
-        match result {
-            Ok(result) => {
-                *nodes.lock().expect("no panics") = result.nodes;
-                settle(backward_found(&result));
-            }
-            Err(halted) => *nodes.lock().expect("no panics") = halted.nodes,
-        }
-    };
-    std::thread::scope(|scope| {
-        let (finished, all_finished) = std::sync::mpsc::channel::<()>();
-        for w in 0..workers {
-            let (backward, sat_runs, sat_run, done) = (&backward, &sat_runs, &sat_run, &done);
-            let finished = finished.clone();
-            scope.spawn(move || {
-                if w == 0 {
-                    backward();
-                }
-                if let Some(run) = opening.filter(|_| w == workers - 1) {
-                    if !done.load(Relaxed) {
-                        sat_run(run);
-                    }
-                }
-                sat_runs();
-                let _ = finished.send(());
-            });
-        }
-        // Watch the clocks and the interrupt until every racer is back (they stop as soon
-        // as one answered). A reading of processor time scans every process of the
-        // machine: it is taken at most every CPU_READ_EVERY, and at most a twentieth of
-        // the time (see `next_cpu_read_in`).
-        let mut back = 0;
-        let mut next_cpu_read = Instant::now();
-        while back < workers {
-            match all_finished.recv_timeout(Duration::from_millis(5)) {
-                Ok(()) => back += 1,
-                Err(_) => {
-                    let late = options
-                        .time_limit
-                        .is_some_and(|limit| start.elapsed() >= limit);
-                    let spent = cpu_limit.is_some_and(|(limit, cpu)| {
-                        let now = Instant::now();
-                        now >= next_cpu_read && {
-                            let used = cpu.elapsed();
-                            next_cpu_read = Instant::now() + next_cpu_read_in(now.elapsed());
-                            used.is_some_and(|used| used >= limit)
-                        }
-                    });
-                    cpu_spent |= spent;
-                    if late || spent || interrupt.load(Relaxed) {
-                        done.store(true, Relaxed);
-                    }
-                }
-            }
-        }
-    });
-    let nodes = nodes.into_inner().expect("no panics");
-    let seconds = start.elapsed().as_secs_f64();
-    let Some(found) = found.into_inner().expect("no panics") else {
-        let errors = errors.into_inner().expect("no panics");
-        // Read once, so that the certificate and the limit it names agree.
-        let interrupted = interrupt.load(Relaxed);
-        if let Some(first) = errors.first() {
-            if !interrupted && !cpu_spent && options.time_limit.is_none_or(|l| start.elapsed() < l)
-            {
-                return Err(first.clone());
-            }
-        }
-        let by_cpu = cpu_spent && !interrupted;
-        return Ok(Decision {
-            reachable: None,
-            method: None,
-            witness: None,
-            certificate: Some(if interrupted {
-                "interrupted".into()
-            } else if by_cpu {
-                "processor time limit".into()
-            } else {
-                "time limit".into()
-            }),
-            solver: None,
-            proof: None,
-            proof_checked: None,
-            nodes,
-            seconds,
-            cpu_limit: cpu_limit.filter(|_| by_cpu).map(|(limit, _)| limit),
-        });
-    };
-    if let Some(witness) = &found.witness {
-        // Whatever found it, the core replays it to exactly the position.
-        let mut replayed = Position::START;
-        for &mv in witness {
-            replayed = replayed
-                .play(mv)
-                .map_err(|e| format!("witness rejected at {mv}: {e}"))?;
-        }
-        if replayed != *position {
-            return Err("witness rejected: it ends at another position".into());
         }
     }
-    Ok(Decision {
-        reachable: Some(found.reachable),
-        method: Some(found.method),
-        witness: found.witness,
-        certificate: found.certificate,
-        solver: found.solver,
-        proof: found.proof,
-        proof_checked: found.proof_checked,
-        nodes,
-        seconds,
-        cpu_limit: None,
-    })
+
+    /// How a SAT answer names the part that held the game.
+    fn label(&self, part: usize) -> String {
+        match part {
+            0 => " (games without passes)".to_string(),
+            1 => format!(" (one pass, before move {})", self.steps),
+            2 => format!(
+                " (no pass before move {})",
+                self.parts[2].no_passes_before + 1
+            ),
+            _ => String::new(),
+        }
+    }
+
+    /// The whole question UNSAT: a "no" with its proof checked, or without one where the
+    /// solver's word is trusted; else no game, and the answer waits for a proof.
+    fn unsat_whole(&self, target: &Target, name: String, proof: Proof) {
+        let size = format!(
+            "{} variables, {} clauses",
+            target.formula.variables(),
+            target.formula.clauses()
+        );
+        let checked = match proof {
+            Proof::Varisat(proof) => certify_varisat(target, proof, self.keep),
+            Proof::Lrat(cnf, proof) => certify_lrat(cnf, proof, self.keep, self.options.checker),
+            Proof::None => Ok(None),
+        };
+        match checked {
+            Ok(Some((words, proof))) => self.settle(Found {
+                reachable: false,
+                method: Method::Sat,
+                witness: None,
+                certificate: Some(format!(
+                    "UNSAT by {name} on the real-rules question ({size}); {words}"
+                )),
+                solver: Some(name),
+                proof,
+                proof_checked: Some(true),
+            }),
+            // No proof: an answer only where the solver's word is trusted.
+            Ok(None) if !self.proof_needed => self.settle(Found {
+                reachable: false,
+                method: Method::Sat,
+                witness: None,
+                certificate: Some(format!(
+                    "UNSAT by {name} on the real-rules question ({size}; it writes no proof that is checked)"
+                )),
+                solver: Some(name),
+                proof: None,
+                proof_checked: Some(false),
+            }),
+            Ok(None) => self.no_game_unproved.store(true, Relaxed),
+            Err(e) => self.error(format!("{name}: UNSAT not taken, its proof is rejected: {e}")),
+        }
+    }
+}
+
+/// The proof a run of the whole question leaves: varisat's in memory, or an LRAT file
+/// beside its CNF.
+enum Proof<'p> {
+    Varisat(&'p [u8]),
+    Lrat(&'p Path, &'p Path),
+    None,
 }
 
 /// How often the race reads the processor time it has spent, for [`Options::cpu_limit`].
