@@ -586,7 +586,25 @@ mod tests {
             let verified = check(&file, &solver, CHECK_LEAF_EMPTIES).unwrap();
             assert_eq!((verified.threshold, verified.holds), (t, holds));
             assert!(verified.nodes > 1);
-            assert!(proof.to_dot().contains("->"));
+            // The drawing has every claim and every move of the proof, the root's claim
+            // as it was asked.
+            let dot = proof.to_dot();
+            let boxes = dot.lines().filter(|l| l.contains("shape=box")).count();
+            let arrows: Vec<&str> = dot.lines().filter(|l| l.contains(" -> ")).collect();
+            assert_eq!(boxes, proof.graph.node_count(), "{dot}");
+            assert_eq!(arrows.len(), proof.graph.edge_count(), "{dot}");
+            for edge in proof.graph.edge_references() {
+                assert!(
+                    dot.contains(&format!("label=\"{}\"", edge.weight())),
+                    "{dot}"
+                );
+            }
+            let relation = if holds { ">=" } else { "<" };
+            let root = format!("{} {relation} {t}\"", obf.position.side);
+            assert!(
+                dot.lines().nth(1).is_some_and(|l| l.contains(&root)),
+                "{dot}"
+            );
             let json = serde_json::to_string(&file).unwrap();
             assert_eq!(serde_json::from_str::<ProofFile>(&json).unwrap(), file);
 

@@ -53,10 +53,30 @@ proptest! {
     #[test]
     fn no_input_panics(text in "\\PC{0,80}", obf_like in "[-XO*.xoé ]{60,70}[ ;XOZ:+0-9A-H]{0,20}") {
         for candidate in [&text, &obf_like] {
-            if let Err(e) = input::parse_position("arg", candidate) {
-                prop_assert!(!e.to_string().is_empty());
+            // A value formats back to OBF that reads as the same position; an error is one
+            // line naming its source.
+            match input::parse_position("arg", candidate) {
+                Ok((obf, _)) => {
+                    let again: Obf = Obf::new(obf.position).to_string().parse().unwrap();
+                    prop_assert_eq!(again.position, obf.position);
+                }
+                Err(e) => {
+                    let message = e.to_string();
+                    prop_assert!(message.starts_with("arg:") && !message.contains('\n'), "{}", message);
+                }
             }
-            let _ = engine::obf::parse_text("file", candidate);
+            match engine::obf::parse_text("file", candidate) {
+                Ok(positions) => {
+                    for (_, obf) in positions {
+                        let again: Obf = Obf::new(obf.position).to_string().parse().unwrap();
+                        prop_assert_eq!(again.position, obf.position);
+                    }
+                }
+                Err(e) => {
+                    let message = e.to_string();
+                    prop_assert!(message.starts_with("file") && !message.contains('\n'), "{}", message);
+                }
+            }
         }
     }
 }
