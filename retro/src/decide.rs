@@ -348,8 +348,6 @@ pub fn decide(
     let mut cpu_spent = false;
     let nodes = Mutex::new(0u64);
     let workers = options.workers.max(1);
-    let sat_run = |run: Run| race.sat_run(run);
-    let settle = |answer: Found| race.settle(answer);
     let opening =
         Run::opening(solvers, !no_passes, race.proof_needed).filter(|_| options.whole_first);
     // A worker takes runs until one answers, or until the runs are spent (no external
@@ -362,7 +360,7 @@ pub fn decide(
         }
         let run = Run::of(k, solvers.len(), !no_passes);
         if Some(run) != opening {
-            sat_run(run);
+            race.sat_run(run);
         }
     };
     let backward = || {
@@ -376,7 +374,7 @@ pub fn decide(
         match result {
             Ok(result) => {
                 *nodes.lock().expect("no panics") = result.nodes;
-                settle(backward_found(&result));
+                race.settle(backward_found(&result));
             }
             Err(halted) => *nodes.lock().expect("no panics") = halted.nodes,
         }
@@ -384,7 +382,7 @@ pub fn decide(
     std::thread::scope(|scope| {
         let (finished, all_finished) = std::sync::mpsc::channel::<()>();
         for w in 0..workers {
-            let (backward, sat_runs, sat_run) = (&backward, &sat_runs, &sat_run);
+            let (backward, sat_runs, race) = (&backward, &sat_runs, &race);
             let finished = finished.clone();
             scope.spawn(move || {
                 if w == 0 {
@@ -392,7 +390,7 @@ pub fn decide(
                 }
                 if let Some(run) = opening.filter(|_| w == workers - 1) {
                     if !done.load(Relaxed) {
-                        sat_run(run);
+                        race.sat_run(run);
                     }
                 }
                 sat_runs();

@@ -186,6 +186,45 @@ impl JsonLine {
     }
 }
 
+/// The rows of batch runs (`engine solve`, `dfpn score/wld/prove`) by position, each with
+/// where it was read.
+pub type RowsByIndex = std::collections::BTreeMap<u64, (String, serde_json::Value)>;
+
+/// `lines` of batch runs split into their rows by position (a position read twice is an
+/// error naming both places) and their summaries, each with where it was read.
+pub fn rows_by_index(
+    lines: Vec<JsonLine>,
+) -> Result<(RowsByIndex, Vec<(String, serde_json::Value)>), Failure> {
+    let mut rows = RowsByIndex::new();
+    let mut summaries = Vec::new();
+    for line in lines {
+        let (at, value) = (line.at(), line.value);
+        if value["summary"] == true {
+            summaries.push((at, value));
+            continue;
+        }
+        let index = value["index"]
+            .as_u64()
+            .ok_or_else(|| Failure::Input(format!("{at}: a row without its index")))?;
+        if let Some((first, _)) = rows.get(&index) {
+            return Err(Failure::Input(format!(
+                "position {index} is in {first} and again in {at}"
+            )));
+        }
+        rows.insert(index, (at, value));
+    }
+    Ok((rows, summaries))
+}
+
+/// A batch row's answer as the tables print it: its win/draw/loss, or its score.
+pub fn row_answer(row: &serde_json::Value) -> String {
+    match (row["wld"].as_str(), row["score"].as_i64()) {
+        (Some(wld), _) => wld.to_string(),
+        (None, Some(score)) => format!("{score:+}"),
+        (None, None) => "?".into(),
+    }
+}
+
 /// Every JSON object of the JSON Lines `files` (blank lines skipped), for the commands
 /// that put runs back together.
 pub fn read_json_lines(files: &[std::path::PathBuf]) -> Result<Vec<JsonLine>, Failure> {

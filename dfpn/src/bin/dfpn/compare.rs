@@ -46,28 +46,12 @@ fn read_side(files: &[PathBuf], trust: seal::Trust) -> Result<Side, Failure> {
         Some((run, _)) => (run.command, Some(run.input)),
         None => (files[0].display().to_string(), None),
     };
-    let mut rows = BTreeMap::new();
-    for read in lines.into_iter().filter(|r| r.value["summary"] != true) {
-        let index = read.value["index"]
-            .as_u64()
-            .ok_or_else(|| Failure::Input(format!("{}: a row without its index", read.at())))?;
-        if rows.insert(index, read.value).is_some() {
-            return Err(Failure::Input(format!(
-                "{}: position {index} again",
-                files[0].display()
-            )));
-        }
-    }
+    let (rows, _) = cli::rows_by_index(lines)?;
+    let rows = rows
+        .into_iter()
+        .map(|(index, (_, row))| (index, row))
+        .collect();
     Ok(Side { name, input, rows })
-}
-
-/// A row's answer as the tables print it: the win/draw/loss, or the score.
-fn answer(row: &Value) -> String {
-    match (row["wld"].as_str(), row["score"].as_i64()) {
-        (Some(wld), _) => wld.to_string(),
-        (None, Some(score)) => format!("{score:+}"),
-        (None, None) => "?".into(),
-    }
 }
 
 /// One position as both runs answered it.
@@ -126,7 +110,7 @@ fn pair(first: &Side, second: &Side) -> Result<Vec<Pair>, Failure> {
             Pair {
                 index,
                 empties: a["empties"].as_u64().unwrap_or(0),
-                answers: (answer(a), answer(b)),
+                answers: (cli::row_answer(a), cli::row_answer(b)),
                 seconds: (number(a, "seconds"), number(b, "seconds")),
                 nodes: (number(a, "nodes"), number(b, "nodes")),
             }

@@ -28,10 +28,6 @@ pub struct Args {
 /// The commands whose rows `merge` puts together (besides perft's).
 const COMMANDS: [&str; 4] = ["engine solve", "dfpn score", "dfpn wld", "dfpn prove"];
 
-/// Rows of a solve or dfpn run by position, each with where it was read, and the
-/// summaries of the parts.
-type Rows = BTreeMap<u64, (String, serde_json::Value)>;
-
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let read = seal::read_parts(&args.files, args.trust)?;
     if read.iter().any(|r| r.value["command"] == "perft") {
@@ -49,7 +45,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         )));
     }
     let parts = seal::check_parts(&read, &COMMANDS, args.trust)?;
-    let (rows, summaries) = split_rows(read)?;
+    let (rows, summaries) = cli::rows_by_index(read)?;
     let file_positions = check_shards(&summaries)?;
     check_complete(&rows, file_positions)?;
     let mut totals = Totals::new();
@@ -65,33 +61,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     totals.finish(out, args.output.json, extra, &note)
 }
 
-/// The rows by position (a position twice is an error) and the summaries, where read.
-fn split_rows(
-    read: Vec<cli::JsonLine>,
-) -> Result<(Rows, Vec<(String, serde_json::Value)>), Failure> {
-    let mut rows = Rows::new();
-    let mut summaries = Vec::new();
-    for line in read {
-        let (at, value) = (line.at(), line.value);
-        if value["summary"] == true {
-            summaries.push((at, value));
-            continue;
-        }
-        let index = value["index"]
-            .as_u64()
-            .ok_or_else(|| Failure::Input(format!("{at}: a row without its index")))?;
-        if let Some((first, _)) = rows.get(&index) {
-            return Err(Failure::Input(format!(
-                "position {index} is in {first} and again in {at}"
-            )));
-        }
-        rows.insert(index, (at, value));
-    }
-    Ok((rows, summaries))
-}
-
 /// Every position of the file has a row, and none lies beyond it.
-fn check_complete(rows: &Rows, file_positions: usize) -> Result<(), Failure> {
+fn check_complete(rows: &cli::RowsByIndex, file_positions: usize) -> Result<(), Failure> {
     let missing: Vec<String> = (1..=file_positions as u64)
         .filter(|i| !rows.contains_key(i))
         .map(|i| i.to_string())
@@ -120,7 +91,7 @@ fn check_complete(rows: &Rows, file_positions: usize) -> Result<(), Failure> {
 /// The merged rows in file order, as a table or JSON Lines, counted into `totals`.
 fn write_rows(
     out: &mut impl Write,
-    rows: &Rows,
+    rows: &cli::RowsByIndex,
     totals: &mut Totals,
     json: bool,
 ) -> Result<(), Failure> {
@@ -146,11 +117,7 @@ fn write_rows(
             writeln!(out, "{line}")?;
             continue;
         }
-        let answer = match (row["wld"].as_str(), row["score"].as_i64()) {
-            (Some(wld), _) => wld.to_string(),
-            (None, Some(score)) => format!("{score:+}"),
-            (None, None) => "?".into(),
-        };
+        let answer = cli::row_answer(row);
         writeln!(
             out,
             "{index:>4} {:>7} {answer:>5} {:>4} {seconds:>9.3} {nodes:>14}{}",
