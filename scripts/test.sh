@@ -18,8 +18,14 @@ cargo test --profile ci --workspace
 # committed in results/expected/ (about a minute): a report's commands cannot rot unseen.
 cargo build --profile ci --workspace --bins
 BIN_DIR=target/ci scripts/reproduce.sh --quick
-# The rules build and pass their tests without the search (as satgen and retro use them).
+# The rules build and pass their tests without the search (as satgen and retro use them),
+# and every library builds without the command line, compiling no clap.
 cargo test --profile ci -p engine --no-default-features
+cargo build --profile ci -p engine -p dfpn -p satgen -p retro --no-default-features
+if cargo tree -p engine -p dfpn -p satgen -p retro --no-default-features -e normal | grep -E '^.* (clap|indicatif|plotters) v'; then
+    echo "a library without its feature cli compiles the CLI's dependencies above" >&2
+    exit 1
+fi
 scripts/install-build-deps.sh
 cargo build --profile ci -p satgen --features cadical
 cargo build --profile ci -p satgen --features kissat

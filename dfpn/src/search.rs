@@ -85,7 +85,8 @@ pub const INFINITE: u32 = u32::MAX;
 const LARGEST: u32 = u32::MAX - 1;
 
 /// How unexpanded nodes get their first proof and disproof numbers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Initial {
     /// 1 and 1.
     Unit,
@@ -97,7 +98,8 @@ pub enum Initial {
 }
 
 /// How a node sums the proof numbers of its children into its disproof number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Aggregation {
     /// Weak proof numbers: max + (unsolved children - 1).
     Weak,

@@ -880,7 +880,7 @@ fn merge_puts_shards_back_together() {
 /// The JSON Lines `text` of a run with its summary sealed again over its rows as they now
 /// are: what the run would have written had it given these answers.
 fn reseal(text: &str) -> String {
-    use engine::cli::seal;
+    use engine::seal;
     let mut digest = seal::RowDigest::default();
     let mut lines = Vec::new();
     for line in text.lines() {

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use engine::cli::{CpuClock, CpuTimer};
+use engine::clock::{CpuClock, CpuTimer};
 use engine::{Move, Position};
 use satgen::solve::{Embedded, Outcome};
 use satgen::target::{decode_target, encode_target, Cube, Target};

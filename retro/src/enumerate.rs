@@ -15,7 +15,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::LazyLock;
 
-use engine::cli::seal::{self, format_checksum, Seal};
+use engine::seal::{self, format_checksum, Seal};
 use engine::{Bitboard, Board, Color, Position};
 use rayon::prelude::*;
 
@@ -119,7 +119,7 @@ fn write_sealed(path: &Path, value: serde_json::Value) -> io::Result<()> {
         unreachable!("a record is an object")
     };
     seal::seal(&mut object);
-    engine::cli::write_whole(
+    seal::write_whole(
         path,
         |file| writeln!(file, "{}", serde_json::Value::Object(object)),
         |e| e,

@@ -27,7 +27,7 @@ fn write_part(dir: &std::path::Path, i: usize, output: &Output) -> String {
 /// The JSON Lines of `rows`, each summary sealed again over the rows before it as they now
 /// are: what a run that gave these answers would have written.
 fn reseal(rows: &[serde_json::Value]) -> String {
-    use engine::cli::seal;
+    use engine::seal;
     let mut digest = seal::RowDigest::default();
     let mut lines = Vec::new();
     for row in rows {

@@ -29,7 +29,8 @@ pub(crate) fn step(sq: usize, d: usize) -> Option<usize> {
 }
 
 /// Which side must have the many moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum SideFilter {
     /// Either side.
@@ -53,7 +54,8 @@ impl SideFilter {
 }
 
 /// How the rules of one ply become clauses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Encoding {
     /// Chains along each ray, per square and direction (the default: far smaller).
@@ -66,11 +68,13 @@ impl Encoding {
     /// Every encoding (the tests hold them equal).
     pub const ALL: [Encoding; 2] = [Encoding::Rays, Encoding::Wordops];
 
-    /// The name on the command line, also written in DIMACS headers.
-    pub fn name(self) -> String {
-        use clap::ValueEnum as _;
-        let value = self.to_possible_value().expect("every encoding has a name");
-        value.get_name().to_string()
+    /// The name on the command line (clap's, which the tests hold equal), also written in
+    /// DIMACS headers.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Rays => "rays",
+            Encoding::Wordops => "wordops",
+        }
     }
 }
 
@@ -357,6 +361,17 @@ mod tests {
             encoding,
             exact_ply: false,
         }
+    }
+
+    #[cfg(feature = "cli")]
+    #[test]
+    fn an_encoding_s_name_is_the_one_the_command_line_takes() {
+        use clap::ValueEnum as _;
+        for encoding in Encoding::ALL {
+            let value = encoding.to_possible_value().unwrap();
+            assert_eq!(encoding.name(), value.get_name());
+        }
+        assert_eq!(Encoding::value_variants(), Encoding::ALL);
     }
 
     /// Fixes the moves, and the rules on every ply (not only up to a position with the

@@ -139,6 +139,7 @@ impl std::str::FromStr for Checker {
 }
 
 /// `--checker`, for every command that checks proofs (flattened into its arguments).
+#[cfg(feature = "cli")]
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct CheckerArgs {
     /// Who checks an LRAT proof: the builtin checker, cake_lpr (verified in CakeML, the
@@ -149,10 +150,12 @@ pub struct CheckerArgs {
     pub checker: Checker,
 }
 
+#[cfg(feature = "cli")]
 fn parse_checker(text: &str) -> Result<Checker, String> {
     text.parse()
 }
 
+#[cfg(feature = "cli")]
 impl CheckerArgs {
     /// The checker asked, or why it cannot run here (cake_lpr not installed): an error
     /// before any work, not a proof rejected after it.

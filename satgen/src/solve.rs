@@ -56,7 +56,8 @@ pub(crate) fn to_varisat(l: rustsat::types::Lit) -> varisat::Lit {
 }
 
 /// The solvers linked into satgen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Embedded {
     /// varisat, always linked in.
     Varisat,

@@ -1,9 +1,8 @@
 //! Command-line plumbing shared by the project's binaries (`engine`, `dfpn`, ...): one way
 //! to parse arguments, read position files, check answers and show progress; beside it,
 //! one file per concern: how a command ends (`failure.rs`), shards and their merge
-//! (`shard.rs`), threads and memory (`budget.rs`), processor time (`clock.rs`), Ctrl-C and
-//! SIGTERM (`signal.rs`), checksums and the identity of runs in what the tools write and
-//! read back (`seal.rs`).
+//! (`shard.rs`), threads and memory (`budget.rs`), Ctrl-C and SIGTERM (`signal.rs`), the
+//! checks a merge makes of the sealed parts it reads (`seal.rs`).
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -18,14 +17,12 @@ use crate::position::Move;
 use crate::{input, ParseError, ParseErrorKind};
 
 mod budget;
-mod clock;
 mod failure;
 pub mod seal;
 mod shard;
 mod signal;
 
 pub use budget::{parse_memory_mb, thread_count, thread_pool, HashArgs, SearchArgs, ThreadArgs};
-pub use clock::{cpu_seconds, CpuClock, CpuTimer};
 pub use failure::{exit_code, Failure};
 pub use shard::{parse_shard, Split};
 pub use signal::interrupt_flag;
@@ -139,27 +136,9 @@ pub fn write_file<T>(
     path: &std::path::Path,
     write: impl FnOnce(&mut dyn Write) -> Result<T, Failure>,
 ) -> Result<T, Failure> {
-    write_whole(path, write, |e| {
+    crate::seal::write_whole(path, write, |e| {
         Failure::Input(format!("{}: cannot write: {e}", path.display()))
     })
-}
-
-/// [`write_file`] for any error type: `io_error` turns the failures of the file itself
-/// into it (the library's writers keep `io::Error`).
-pub fn write_whole<T, E>(
-    path: &std::path::Path,
-    write: impl FnOnce(&mut dyn Write) -> Result<T, E>,
-    io_error: impl Fn(io::Error) -> E,
-) -> Result<T, E> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    let temp = tempfile::NamedTempFile::new_in(dir.unwrap_or(std::path::Path::new(".")))
-        .map_err(&io_error)?;
-    let mut writer = io::BufWriter::new(temp);
-    let value = write(&mut writer)?;
-    let temp = writer.into_inner().map_err(|e| io_error(e.into_error()))?;
-    temp.as_file().sync_all().map_err(&io_error)?;
-    temp.persist(path).map_err(|e| io_error(e.error))?;
-    Ok(value)
 }
 
 /// A time limit given in seconds by the option `name`: a duration, or a usage error for a

@@ -5,7 +5,8 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
 use engine::cli::seal::{self, Run};
-use engine::cli::{self, CpuClock, CpuTimer, Failure};
+use engine::cli::{self, Failure};
+use engine::clock::{self, CpuClock, CpuTimer};
 use engine::{input, Color, Position};
 use rayon::prelude::*;
 use retro::{decide, Decision, Frontier, Method, Options, SatSolver};
@@ -89,7 +90,7 @@ impl SearchArgs {
                 .transpose()?,
             cpu_limit: self
                 .cpu_limit
-                .map(|t| match cli::cpu_seconds(CpuClock::ProcessAndChildren) {
+                .map(|t| match clock::cpu_seconds(CpuClock::ProcessAndChildren) {
                     Some(_) => cli::seconds(t, "--cpu-limit"),
                     None => Err(Failure::Input(format!(
                         "--cpu-limit {t}: this system does not report processor time"
