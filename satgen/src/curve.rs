@@ -8,9 +8,76 @@
 
 use engine::{Color, Move, Position};
 
-use crate::decode::decode_exact;
+use crate::decode::{decode_exact, DecodeError};
 use crate::encode::{encode, Encoded, Encoding, Question, SideFilter};
 use crate::solve::Outcome;
+
+/// Why a point was not found: a witness that does not hold (the given game's, or a
+/// model's), or the error `E` of the solver that answers the questions.
+#[derive(Debug, thiserror::Error)]
+pub enum ClimbError<E> {
+    /// The given game has another number of plies than the point.
+    #[error("ply {ply}: the given game has {plies} plies")]
+    GameLength {
+        /// The point's ply.
+        ply: usize,
+        /// The game's.
+        plies: usize,
+    },
+    /// The given game does not replay to a position of the ply's side.
+    #[error("ply {ply}: the given game: {error}")]
+    GivenGame {
+        /// The point's ply.
+        ply: usize,
+        /// Why.
+        error: ReplayError,
+    },
+    /// A model that does not decode to a game.
+    #[error("ply {ply}: model rejected: {error}")]
+    Model {
+        /// The point's ply.
+        ply: usize,
+        /// Why.
+        error: DecodeError,
+    },
+    /// A model's game that the core does not replay to a position of the ply's side.
+    #[error("ply {ply}: witness rejected: {error}")]
+    Witness {
+        /// The point's ply.
+        ply: usize,
+        /// Why.
+        error: ReplayError,
+    },
+    /// A model's game that replays to fewer moves than asked.
+    #[error("ply {ply}: the model's game has {mobility} moves, not {wanted}")]
+    TooFewMoves {
+        /// The point's ply.
+        ply: usize,
+        /// The moves it reaches.
+        mobility: u32,
+        /// The moves asked.
+        wanted: u32,
+    },
+    /// The solver's error.
+    #[error("{0}")]
+    Solve(E),
+}
+
+/// Why a game does not replay to a position of its ply's side.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    /// A move the core refuses.
+    #[error("{mv}: {kind}")]
+    Illegal {
+        /// The move.
+        mv: Move,
+        /// Why it is not legal.
+        kind: engine::ParseErrorKind,
+    },
+    /// A pass moved the turn: the side to move is not the one of the ply.
+    #[error("the side to move is not the ply's")]
+    WrongSide,
+}
 
 /// One question asked on the way.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -99,13 +166,13 @@ pub struct FromAbove {
 /// questions take hours, the ceiling still bounds the point at the cost of one question.
 /// `interrupted` says whether an unanswered question was stopped by the user rather than
 /// by its time limit: a bisection then asks nothing more.
-pub fn climb(
+pub fn climb<E>(
     ply: usize,
     known: Option<&[Move]>,
     from_above: Option<FromAbove>,
     interrupted: impl Fn() -> bool,
-    mut solve: impl FnMut(&Question, &Encoded) -> Result<(Outcome, Option<String>), String>,
-) -> Result<Point, String> {
+    mut solve: impl FnMut(&Question, &Encoded) -> Result<(Outcome, Option<String>), E>,
+) -> Result<Point, ClimbError<E>> {
     let start = std::time::Instant::now();
     let mut point = Point {
         ply,
@@ -124,13 +191,13 @@ pub fn climb(
     let mut witnessed = false;
     if let Some(game) = known {
         if game.len() != ply {
-            return Err(format!(
-                "ply {ply}: the given game has {} plies",
-                game.len()
-            ));
+            return Err(ClimbError::GameLength {
+                ply,
+                plies: game.len(),
+            });
         }
         point.lower =
-            replayed_mobility(game).map_err(|e| format!("ply {ply}: the given game: {e}"))?;
+            replayed_mobility(game).map_err(|error| ClimbError::GivenGame { ply, error })?;
         point.witness = engine::game::format_moves(game);
         point.witness_given = true;
         witnessed = true;
@@ -167,7 +234,7 @@ pub fn climb(
         let q = question(ply, wanted);
         let encoded = encode(&q);
         let asked = std::time::Instant::now();
-        let (outcome, proof) = solve(&q, &encoded)?;
+        let (outcome, proof) = solve(&q, &encoded).map_err(ClimbError::Solve)?;
         let result = match &outcome {
             Outcome::Sat(_) => "SAT",
             Outcome::Unsat => "UNSAT",
@@ -184,13 +251,15 @@ pub fn climb(
         match outcome {
             Outcome::Sat(model) => {
                 let game = decode_exact(&encoded.layout, &model, ply)
-                    .map_err(|e| format!("ply {ply}: model rejected: {e}"))?;
+                    .map_err(|error| ClimbError::Model { ply, error })?;
                 let mobility = replayed_mobility(&game.moves)
-                    .map_err(|e| format!("ply {ply}: witness rejected: {e}"))?;
+                    .map_err(|error| ClimbError::Witness { ply, error })?;
                 if mobility < wanted {
-                    return Err(format!(
-                        "ply {ply}: the model's game has {mobility} moves, not {wanted}"
-                    ));
+                    return Err(ClimbError::TooFewMoves {
+                        ply,
+                        mobility,
+                        wanted,
+                    });
                 }
                 point.lower = mobility;
                 point.witness = engine::game::format_moves(&game.moves);
@@ -212,10 +281,12 @@ pub fn climb(
 
 /// The core's replay of a witness: the mobility of the side to move at its end. Passes
 /// are the core's too (only without a legal move).
-fn replayed_mobility(moves: &[Move]) -> Result<u32, String> {
+fn replayed_mobility(moves: &[Move]) -> Result<u32, ReplayError> {
     let mut position = Position::START;
     for &mv in moves {
-        position = position.play(mv).map_err(|e| format!("{mv}: {e}"))?;
+        position = position
+            .play(mv)
+            .map_err(|kind| ReplayError::Illegal { mv, kind })?;
     }
     let expected = if moves.len() % 2 == 0 {
         Color::Black
@@ -223,7 +294,7 @@ fn replayed_mobility(moves: &[Move]) -> Result<u32, String> {
         Color::White
     };
     if position.side != expected {
-        return Err("the side to move is not the ply's".into());
+        return Err(ReplayError::WrongSide);
     }
     Ok(position.board.mobility())
 }
@@ -247,15 +318,17 @@ mod tests {
         }
     }
 
+    /// What the tests' solvers answer.
+    type Answer = Result<(Outcome, Option<String>), std::convert::Infallible>;
+
     /// Answers a question with the embedded varisat.
-    fn by_varisat(_: &Question, encoded: &Encoded) -> Result<(Outcome, Option<String>), String> {
+    fn by_varisat(_: &Question, encoded: &Encoded) -> Answer {
         let model = crate::solve::varisat(&encoded.formula);
         Ok((model.map_or(Outcome::Unsat, Outcome::Sat), None))
     }
 
     /// Answers the first question with varisat and leaves every later one unanswered.
-    fn only_the_first_answered(
-    ) -> impl FnMut(&Question, &Encoded) -> Result<(Outcome, Option<String>), String> {
+    fn only_the_first_answered() -> impl FnMut(&Question, &Encoded) -> Answer {
         let mut asked = 0;
         move |q, encoded| {
             asked += 1;
@@ -313,12 +386,21 @@ mod tests {
             "f5d6c3d3c4 is not the best after 5 plies"
         );
         assert!(!point.witness_given);
-        let never = |_: &Question, _: &Encoded| -> Result<(Outcome, Option<String>), String> {
+        let never = |_: &Question, _: &Encoded| -> Answer {
             unreachable!("no question for a refused game")
         };
-        assert!(climb(4, Some(&game.moves), None, || false, never).is_err());
+        assert!(matches!(
+            climb(4, Some(&game.moves), None, || false, never),
+            Err(ClimbError::GameLength { ply: 4, plies: 5 })
+        ));
         let with_pass = [Move::Pass];
-        assert!(climb(1, Some(&with_pass), None, || false, never).is_err());
+        assert!(matches!(
+            climb(1, Some(&with_pass), None, || false, never),
+            Err(ClimbError::GivenGame {
+                ply: 1,
+                error: ReplayError::Illegal { .. }
+            })
+        ));
     }
 
     /// A ceiling is the one question asked: its UNSAT bounds the point (and settles it

@@ -4,14 +4,71 @@
 //! stopped midway (another cube answered, Ctrl-C): interrupted, killed, or for varisat
 //! abandoned on its thread.
 
-use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use varisat::ExtendFormula;
 
 use crate::formula::Formula;
+
+/// Why a solver gave no answer (an answer may be UNSAT or stopped: see [`Outcome`]).
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// An embedded solver this build does not link.
+    #[error("this satgen was built without {0}: cargo build --release -p satgen --features {0}")]
+    NotBuiltIn(&'static str),
+    /// varisat's thread ended without an answer (a panic in it).
+    #[error("varisat failed")]
+    VarisatFailed,
+    /// An embedded solver's own error (rustsat's).
+    #[error("{0}")]
+    Embedded(String),
+    /// `--solver-cmd` names no program.
+    #[error("empty --solver-cmd")]
+    EmptyCommand,
+    /// A checked proof asked of a solver that writes none satgen checks.
+    #[error(
+        "a checked proof needs the embedded varisat or CaDiCaL 1.9 or later (LRAT); {0} \
+         (Kissat writes only DRAT, which satgen does not check; scripts/install-solvers.sh \
+         builds CaDiCaL 2.2.1)"
+    )]
+    NoLrat(String),
+    /// The external solver could not be started or waited for.
+    #[error("cannot run {program:?}: {source}")]
+    CannotRun {
+        /// The program.
+        program: String,
+        /// Why.
+        source: io::Error,
+    },
+    /// A file of the run could not be written or read back.
+    #[error("{}: {source}", path.display())]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The CNF written does not read back.
+    #[error("{0}")]
+    Cnf(String),
+    /// The external solver's output is no answer.
+    #[error("{program} output: {problem}")]
+    Output {
+        /// The program.
+        program: String,
+        /// What is wrong with its output.
+        problem: String,
+    },
+}
+
+/// The error of a file `path` of the run.
+fn file_error(path: &Path) -> impl FnOnce(io::Error) -> SolveError {
+    let path = path.to_path_buf();
+    move |source| SolveError::File { path, source }
+}
 
 /// A model (value per variable, index 0 = variable 1) or `None` if unsatisfiable.
 pub fn varisat(formula: &Formula) -> Option<Vec<bool>> {
@@ -72,26 +129,24 @@ pub fn embedded(
     solver: Embedded,
     formula: &Formula,
     stop: impl Fn() -> bool + Sync,
-) -> Result<Outcome, String> {
+) -> Result<Outcome, SolveError> {
     match solver {
         Embedded::Varisat => varisat_until(formula, stop),
         #[cfg(feature = "cadical")]
         Embedded::Cadical => with_rustsat(rustsat_cadical::CaDiCaL::default(), formula, stop),
         #[cfg(feature = "kissat")]
         Embedded::Kissat => with_rustsat(rustsat_kissat::Kissat::default(), formula, stop),
-        other => {
-            let name = format!("{other:?}").to_lowercase();
-            Err(format!(
-                "this satgen was built without {name}: cargo build --release -p satgen --features {name}"
-            ))
-        }
+        #[cfg(not(feature = "cadical"))]
+        Embedded::Cadical => Err(SolveError::NotBuiltIn("cadical")),
+        #[cfg(not(feature = "kissat"))]
+        Embedded::Kissat => Err(SolveError::NotBuiltIn("kissat")),
     }
 }
 
 /// varisat cannot be interrupted: it runs on a thread of its own, abandoned when `stop`
 /// holds (it keeps its core until it finishes or the process ends, as `solve --by-ply`
 /// does right after an answer).
-fn varisat_until(formula: &Formula, stop: impl Fn() -> bool) -> Result<Outcome, String> {
+fn varisat_until(formula: &Formula, stop: impl Fn() -> bool) -> Result<Outcome, SolveError> {
     let formula = formula.clone();
     Ok(
         on_thread(move || varisat(&formula), stop)?.map_or(Outcome::Stopped, |model| {
@@ -105,7 +160,7 @@ fn varisat_until(formula: &Formula, stop: impl Fn() -> bool) -> Result<Outcome, 
 pub fn varisat_with_proof(
     formula: &Formula,
     stop: impl Fn() -> bool,
-) -> Result<(Outcome, Option<Vec<u8>>), String> {
+) -> Result<(Outcome, Option<Vec<u8>>), SolveError> {
     let formula = formula.clone();
     let solve = move || {
         let mut proof = Vec::new();
@@ -124,7 +179,7 @@ pub fn varisat_with_proof(
 fn on_thread<T: Send + 'static>(
     job: impl FnOnce() -> T + Send + 'static,
     stop: impl Fn() -> bool,
-) -> Result<Option<T>, String> {
+) -> Result<Option<T>, SolveError> {
     use std::sync::mpsc::{channel, RecvTimeoutError};
     let (sender, receiver) = channel();
     std::thread::spawn(move || {
@@ -135,7 +190,7 @@ fn on_thread<T: Send + 'static>(
             Ok(result) => return Ok(Some(result)),
             Err(RecvTimeoutError::Timeout) if stop() => return Ok(None),
             Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => return Err("varisat failed".into()),
+            Err(RecvTimeoutError::Disconnected) => return Err(SolveError::VarisatFailed),
         }
     }
 }
@@ -146,7 +201,7 @@ fn with_rustsat<S>(
     mut solver: S,
     formula: &Formula,
     stop: impl Fn() -> bool + Sync,
-) -> Result<Outcome, String>
+) -> Result<Outcome, SolveError>
 where
     S: rustsat::solvers::Solve + rustsat::solvers::Interrupt,
 {
@@ -156,7 +211,7 @@ where
 
     solver
         .add_cnf_ref(&formula.cnf)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| SolveError::Embedded(e.to_string()))?;
     let interrupter = solver.interrupter();
     let finished = AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
@@ -173,7 +228,7 @@ where
         finished.store(true, Relaxed);
         result
     });
-    match result.map_err(|e| e.to_string())? {
+    match result.map_err(|e| SolveError::Embedded(e.to_string()))? {
         SolverResult::Unsat => Ok(Outcome::Unsat),
         SolverResult::Interrupted => Ok(Outcome::Stopped),
         SolverResult::Sat => {
@@ -182,7 +237,7 @@ where
             if variables > 0 {
                 let solution = solver
                     .solution(Var::new(variables - 1))
-                    .map_err(|e| e.to_string())?;
+                    .map_err(|e| SolveError::Embedded(e.to_string()))?;
                 for (i, value) in model.iter_mut().enumerate() {
                     *value = solution.var_value(Var::new(i as u32)) == TernaryVal::True;
                 }
@@ -212,8 +267,8 @@ pub fn external(
     command: &str,
     dimacs: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
     stop: impl Fn() -> bool,
-) -> Result<Outcome, String> {
-    let dir = tempfile::tempdir().map_err(|e| format!("temporary directory: {e}"))?;
+) -> Result<Outcome, SolveError> {
+    let dir = tempfile::tempdir().map_err(file_error(&std::env::temp_dir()))?;
     run_external(
         command,
         dimacs,
@@ -232,35 +287,31 @@ pub fn external_lrat(
     cnf: &Path,
     proof: &Path,
     stop: impl Fn() -> bool,
-) -> Result<Outcome, String> {
+) -> Result<Outcome, SolveError> {
     run_external(command, dimacs, cnf, Some(proof), stop)
 }
 
 /// Whether `command` is a CaDiCaL that writes LRAT (`--lrat`, from version 1.9): `Ok`, or
 /// why not. Kissat writes DRAT only, which satgen does not check.
-pub fn lrat_solver(command: &str) -> Result<(), String> {
+pub fn lrat_solver(command: &str) -> Result<(), SolveError> {
     let program = command
         .split_whitespace()
         .next()
-        .ok_or("empty --solver-cmd")?;
-    let refused = |why: String| {
-        format!(
-            "a checked proof needs the embedded varisat or CaDiCaL 1.9 or later (LRAT); {why} \
-             (Kissat writes only DRAT, which satgen does not check; scripts/install-solvers.sh \
-             builds CaDiCaL 2.2.1)"
-        )
-    };
+        .ok_or(SolveError::EmptyCommand)?;
     // Only CaDiCaL is asked its version: another program is not run for nothing.
     let is_cadical = Path::new(program)
         .file_name()
         .is_some_and(|name| name.to_string_lossy().contains("cadical"));
     if !is_cadical {
-        return Err(refused(format!("{program} is not CaDiCaL")));
+        return Err(SolveError::NoLrat(format!("{program} is not CaDiCaL")));
     }
     let version = Command::new(program)
         .arg("--version")
         .output()
-        .map_err(|e| format!("cannot run {program:?}: {e}"))?;
+        .map_err(|source| SolveError::CannotRun {
+            program: program.into(),
+            source,
+        })?;
     let version = String::from_utf8_lossy(&version.stdout).trim().to_string();
     let numbers: Vec<u32> = version
         .split('.')
@@ -269,7 +320,7 @@ pub fn lrat_solver(command: &str) -> Result<(), String> {
     if numbers.len() >= 2 && (numbers[0], numbers[1]) >= (1, 9) {
         Ok(())
     } else {
-        Err(refused(format!(
+        Err(SolveError::NoLrat(format!(
             "{program} says its version is {version:?}"
         )))
     }
@@ -284,19 +335,21 @@ fn run_external(
     cnf: &Path,
     proof: Option<&Path>,
     stop: impl Fn() -> bool,
-) -> Result<Outcome, String> {
+) -> Result<Outcome, SolveError> {
     let mut words = command.split_whitespace();
-    let program = words.next().ok_or("empty --solver-cmd")?;
+    let program = words.next().ok_or(SolveError::EmptyCommand)?;
+    let cannot_run = |source| SolveError::CannotRun {
+        program: program.into(),
+        source,
+    };
     let write = || -> std::io::Result<()> {
         let mut writer = BufWriter::new(std::fs::File::create(cnf)?);
         dimacs(&mut writer)?;
         writer.flush()
     };
-    write().map_err(|e| format!("{}: {e}", cnf.display()))?;
-    let output = tempfile::NamedTempFile::new().map_err(|e| format!("solver output: {e}"))?;
-    let out_file = output
-        .reopen()
-        .map_err(|e| format!("{}: {e}", output.path().display()))?;
+    write().map_err(file_error(cnf))?;
+    let output = tempfile::NamedTempFile::new().map_err(file_error(&std::env::temp_dir()))?;
+    let out_file = output.reopen().map_err(file_error(output.path()))?;
     let mut command = Command::new(program);
     command.args(words);
     if proof.is_some() {
@@ -311,15 +364,9 @@ fn run_external(
     // wrapper such as `timeout 3600 kissat`); Ctrl-C reaches it through `stop`.
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    let mut child = command
-        .spawn()
-        .map_err(|e| format!("cannot run {program:?}: {e}"))?;
+    let mut child = command.spawn().map_err(cannot_run)?;
     loop {
-        if child
-            .try_wait()
-            .map_err(|e| format!("{program}: {e}"))?
-            .is_some()
-        {
+        if child.try_wait().map_err(cannot_run)?.is_some() {
             break;
         }
         if stop() {
@@ -337,11 +384,16 @@ fn run_external(
     let open = |path: &Path| {
         std::fs::File::open(path)
             .map(std::io::BufReader::new)
-            .map_err(|e| format!("{}: {e}", path.display()))
+            .map_err(file_error(path))
     };
-    let header = crate::dimacs::read_header(open(cnf)?).map_err(|e| e.located(cnf))?;
+    let header =
+        crate::dimacs::read_header(open(cnf)?).map_err(|e| SolveError::Cnf(e.located(cnf)))?;
     let model = crate::dimacs::read_model_from(open(output.path())?, header.variables);
-    match model.map_err(|e| format!("{program} output: {e}"))? {
+    let output_error = |e: crate::dimacs::FormatError| SolveError::Output {
+        program: program.into(),
+        problem: e.to_string(),
+    };
+    match model.map_err(output_error)? {
         Some(model) => Ok(Outcome::Sat(model)),
         None => Ok(Outcome::Unsat),
     }
@@ -385,23 +437,27 @@ mod tests {
         };
         let dir = tempfile::tempdir().unwrap();
         let unsat = script(dir.path(), "unsat.sh", "s UNSATISFIABLE\\n");
-        assert_eq!(external(&unsat, || false), Ok(Outcome::Unsat));
+        assert_eq!(external(&unsat, || false).unwrap(), Outcome::Unsat);
         let sat = script(dir.path(), "sat.sh", "s SATISFIABLE\\nv 1 -2 3 0\\n");
         assert_eq!(
-            external(&sat, || false),
-            Ok(Outcome::Sat(vec![true, false, true]))
+            external(&sat, || false).unwrap(),
+            Outcome::Sat(vec![true, false, true])
         );
         let garbage = script(dir.path(), "garbage.sh", "s MAYBE\\n");
-        assert!(external(&garbage, || false).unwrap_err().contains("output"));
-        assert!(external("/no/such/solver", || false)
-            .unwrap_err()
-            .contains("cannot run"));
+        assert!(matches!(
+            external(&garbage, || false),
+            Err(SolveError::Output { .. })
+        ));
+        assert!(matches!(
+            external("/no/such/solver", || false),
+            Err(SolveError::CannotRun { .. })
+        ));
         // A solver that would run for a minute is killed as soon as it is stopped.
         let slow = dir.path().join("slow.sh");
         std::fs::write(&slow, "#!/bin/sh\nsleep 60\n").unwrap();
         let slow = format!("sh {}", slow.display());
         let start = Instant::now();
-        assert_eq!(external(&slow, || true), Ok(Outcome::Stopped));
+        assert_eq!(external(&slow, || true).unwrap(), Outcome::Stopped);
         assert!(start.elapsed() < Duration::from_secs(30));
     }
 
@@ -416,8 +472,8 @@ mod tests {
         let start = Instant::now();
         let stop = || start.elapsed() > Duration::from_millis(200);
         assert_eq!(
-            embedded(solver, &encoded.formula, stop),
-            Ok(Outcome::Stopped)
+            embedded(solver, &encoded.formula, stop).unwrap(),
+            Outcome::Stopped
         );
         assert!(start.elapsed() < Duration::from_secs(10));
     }

@@ -247,7 +247,7 @@ fn curve_matches_the_enumeration() {
             || false,
             |_, encoded| {
                 let model = satgen::solve::varisat(&encoded.formula);
-                Ok((
+                Ok::<_, std::convert::Infallible>((
                     model.map_or(satgen::solve::Outcome::Unsat, satgen::solve::Outcome::Sat),
                     None,
                 ))

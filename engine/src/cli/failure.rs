@@ -23,6 +23,18 @@ pub enum Failure {
     Io(io::Error),
 }
 
+impl Failure {
+    /// Bad input, the message being `error`'s (a typed error of a library, or a text).
+    pub fn input(error: impl std::fmt::Display) -> Failure {
+        Failure::Input(error.to_string())
+    }
+
+    /// A claim found false, the message being `error`'s.
+    pub fn invalid(error: impl std::fmt::Display) -> Failure {
+        Failure::Invalid(error.to_string())
+    }
+}
+
 impl From<ParseError> for Failure {
     fn from(e: ParseError) -> Failure {
         Failure::Input(e.to_string())

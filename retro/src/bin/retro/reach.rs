@@ -99,7 +99,7 @@ impl SearchArgs {
                 .transpose()?,
             trust_unsat: self.trust_unsat,
             whole_first: self.whole_first,
-            checker: self.checker.checker().map_err(Failure::Input)?,
+            checker: self.checker.checker()?,
         })
     }
 }
@@ -264,7 +264,7 @@ fn answer(
         });
         decide(frontier, p, options, interrupt, keep.as_deref())
             .map(Some)
-            .map_err(Failure::Input)
+            .map_err(Failure::input)
     })
     .map(|row| row.expect("decide always answers"))
 }

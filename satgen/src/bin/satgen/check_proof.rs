@@ -28,7 +28,7 @@ pub(crate) fn check_proof(args: &CheckProofArgs, out: &mut impl Write) -> Result
                 .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
         }
     }
-    let checker = args.checker.checker().map_err(Failure::Input)?;
+    let checker = args.checker.checker()?;
     // Either may be standard input (`-`): both are read more than once.
     let (cnf, _cnf_temp) = cli::input_file(&args.cnf)?;
     let (proof, _proof_temp) = cli::input_file(&args.proof)?;

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use engine::cli::{self, Failure};
 use engine::Move;
 use rayon::prelude::*;
-use satgen::curve::{climb, FromAbove, Point};
+use satgen::curve::{climb, ClimbError, FromAbove, Point};
 
 use crate::solve::{mobility_dimacs, prepare_proofs, run_solver, SolverArgs};
 
@@ -262,7 +262,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                                 failure
                                     .lock()
                                     .expect("no panics")
-                                    .get_or_insert(Failure::Invalid(e));
+                                    .get_or_insert(Failure::invalid(e));
                             }
                         }
                     })
@@ -308,7 +308,7 @@ fn point(
     from_above: Option<FromAbove>,
     limit: Option<Duration>,
     interrupt: &std::sync::atomic::AtomicBool,
-) -> Result<Point, String> {
+) -> Result<Point, ClimbError<String>> {
     climb(
         ply,
         known,

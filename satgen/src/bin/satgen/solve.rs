@@ -279,7 +279,7 @@ pub(crate) fn run_solver(
             None => satgen::solve::embedded(args.solver, formula, stop),
             Some(command) => satgen::solve::external(command, dimacs, stop),
         };
-        return Ok((outcome.map_err(Failure::Input)?, None));
+        return Ok((outcome.map_err(Failure::input)?, None));
     };
     let cnf = dir.join(format!("{name}.cnf"));
     let written =
@@ -288,13 +288,13 @@ pub(crate) fn run_solver(
         Some(command) => {
             let proof = dir.join(format!("{name}.lrat"));
             let outcome = satgen::solve::external_lrat(command, dimacs, &cnf, &proof, stop)
-                .map_err(Failure::Input)?;
+                .map_err(Failure::input)?;
             (outcome, proof)
         }
         None => {
             let proof = dir.join(format!("{name}.varisat"));
             let (outcome, bytes) =
-                satgen::solve::varisat_with_proof(formula, stop).map_err(Failure::Input)?;
+                satgen::solve::varisat_with_proof(formula, stop).map_err(Failure::input)?;
             if let Some(bytes) = bytes {
                 let mut writer =
                     BufWriter::new(std::fs::File::create(&cnf).map_err(|e| written(&cnf, e))?);
@@ -338,12 +338,12 @@ pub(crate) fn run_solver(
 /// With `--proof DIR`: the directory made, and the solver able to write a proof satgen
 /// checks.
 pub(crate) fn prepare_proofs(args: &SolverArgs) -> Result<(), Failure> {
-    args.checker.checker().map_err(Failure::Input)?;
+    args.checker.checker()?;
     let Some(dir) = &args.proof else {
         return Ok(());
     };
     match &args.solver_cmd {
-        Some(command) => satgen::solve::lrat_solver(command).map_err(Failure::Input)?,
+        Some(command) => satgen::solve::lrat_solver(command).map_err(Failure::input)?,
         None if args.solver != Embedded::Varisat => {
             return Err(Failure::Input(
                 "--proof needs the embedded varisat or an external CaDiCaL (--solver-cmd cadical)"
