@@ -61,6 +61,21 @@ pub fn max_mobility(board: &Board, plies: u32) -> u32 {
         .fold(here, u32::max)
 }
 
+/// The largest mobility over the positions exactly `plies` plies after `board`, by plain
+/// depth-first search: a forced pass is a ply, and a game that ends sooner counts 0.
+pub fn max_mobility_exactly(board: &Board, plies: u32) -> u32 {
+    match (plies, board.moves()) {
+        (0, _) => board.mobility(),
+        (_, 0) if board.pass().moves() == 0 => 0,
+        (_, 0) => max_mobility_exactly(&board.pass(), plies - 1),
+        (_, _) => board
+            .legal_moves()
+            .map(|sq| max_mobility_exactly(&board.play(sq).expect("a legal move"), plies - 1))
+            .max()
+            .unwrap_or(0),
+    }
+}
+
 /// The exact score of `board` in the window (`alpha`, `beta`), fail-soft: plain negamax
 /// with alpha-beta over the core's rules; no table, no ordering, no code shared with the
 /// solver.

@@ -302,21 +302,7 @@ fn replayed_mobility(moves: &[Move]) -> Result<u32, ReplayError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The largest mobility after exactly `plies` plies of the variant rules, by brute
-    /// force (a pass only without a move).
-    fn brute_force(board: &engine::Board, plies: usize) -> u32 {
-        if plies == 0 {
-            return board.mobility();
-        }
-        match board.moves() {
-            0 => brute_force(&board.pass(), plies - 1),
-            moves => engine::Bitboard(moves)
-                .map(|sq| brute_force(&board.play(sq).expect("legal"), plies - 1))
-                .max()
-                .unwrap_or(0),
-        }
-    }
+    use engine::reference::max_mobility_exactly;
 
     /// What the tests' solvers answer.
     type Answer = Result<(Outcome, Option<String>), std::convert::Infallible>;
@@ -351,7 +337,7 @@ mod tests {
     fn first_points_match_brute_force() {
         for ply in 0..=6 {
             let point = climb(ply, None, None, || false, by_varisat).unwrap();
-            let most = brute_force(&engine::Board::START, ply);
+            let most = max_mobility_exactly(&engine::Board::START, ply as u32);
             assert_eq!(point.max, Some(most), "ply {ply}");
             assert_eq!(point.impossible, Some(most + 1));
             let game = engine::Game::replay(Position::START, &point.witness).unwrap();
@@ -380,7 +366,10 @@ mod tests {
         let reached = game.last().board.mobility();
         let point = climb(5, Some(&game.moves), None, || false, by_varisat).unwrap();
         assert_eq!(asked(&point)[0], reached + 1);
-        assert_eq!(point.max, Some(brute_force(&engine::Board::START, 5)));
+        assert_eq!(
+            point.max,
+            Some(max_mobility_exactly(&engine::Board::START, 5))
+        );
         assert!(
             point.lower > reached,
             "f5d6c3d3c4 is not the best after 5 plies"
@@ -407,7 +396,7 @@ mod tests {
     /// where the witness reaches one less), its SAT raises the witness to it.
     #[test]
     fn a_ceiling_asks_one_question() {
-        let most = brute_force(&engine::Board::START, 5);
+        let most = max_mobility_exactly(&engine::Board::START, 5);
         let ceiling = |ceiling| {
             Some(FromAbove {
                 ceiling,
@@ -458,7 +447,7 @@ mod tests {
     /// above it; a bound of earlier runs is where the bisection starts.
     #[test]
     fn a_bisection_below_the_ceiling_settles_the_point() {
-        let most = brute_force(&engine::Board::START, 5);
+        let most = max_mobility_exactly(&engine::Board::START, 5);
         let bisect = |ceiling, known_impossible| {
             Some(FromAbove {
                 ceiling,
