@@ -530,10 +530,8 @@ impl<'a> Worker<'a> {
         self.published_stats = self.stats;
     }
 
-    /// Expands `board` for threshold `t` until its proof number reaches `pn_limit`, its
-    /// disproof number `dn_limit`, or it is solved; stores and returns what it learnt.
-    fn mid(&mut self, board: &Board, t: i32, pn_limit: u32, dn_limit: u32) -> Child {
-        let work_before = self.stats.nodes();
+    /// Counts a node of the proof-number tree, and publishes the counters now and then.
+    fn count_node(&mut self) {
         self.stats.dfpn_nodes += 1;
         if self.stats.dfpn_nodes % PROGRESS_INTERVAL == 0 {
             self.publish();
@@ -541,6 +539,13 @@ impl<'a> Worker<'a> {
                 report(&(*before + self.published.total()));
             }
         }
+    }
+
+    /// Expands `board` for threshold `t` until its proof number reaches `pn_limit`, its
+    /// disproof number `dn_limit`, or it is solved; stores and returns what it learnt.
+    fn mid(&mut self, board: &Board, t: i32, pn_limit: u32, dn_limit: u32) -> Child {
+        let work_before = self.stats.nodes();
+        self.count_node();
         if self.parallel {
             self.shared.table.enter(board);
         }
@@ -604,16 +609,12 @@ impl<'a> Worker<'a> {
                     {
                         continue;
                     }
-                    let child_pn_limit = if dn_limit == LARGEST {
-                        LARGEST
-                    } else {
-                        (dn_limit - numbers.1).saturating_add(c.pn).min(LARGEST)
-                    };
-                    let widened = ((second as f64) * (1.0 + self.shared.options.epsilon)).ceil();
-                    let child_dn_limit = pn_limit.min(
-                        second
-                            .saturating_add(1)
-                            .max(widened.min(LARGEST as f64) as u32),
+                    let (child_pn_limit, child_dn_limit) = child_limits(
+                        (pn_limit, dn_limit),
+                        numbers.1,
+                        c.pn,
+                        second,
+                        self.shared.options.epsilon,
                     );
                     kids[best] = Child {
                         mv: c.mv,
@@ -892,6 +893,34 @@ fn aggregate(aggregation: Aggregation, kids: &[Child]) -> (u32, u32) {
         Aggregation::Sum => open.fold(0u32, |sum, c| sum.saturating_add(c.pn)),
     };
     (pn.min(LARGEST), dn.min(LARGEST))
+}
+
+/// The limits of the child `mid` descends into, from the parent's `limits` (proof,
+/// disproof): the child's proof number may grow until the parent's disproof number `dn`
+/// (the sum or weak sum it is part of) reaches the parent's limit; its disproof number
+/// until it passes `second` (the next sibling's, as `choose` ranks them) widened by
+/// 1 + `epsilon` (the 1+epsilon trick: fewer switches between siblings), within the
+/// parent's proof limit.
+fn child_limits(
+    limits: (u32, u32),
+    dn: u32,
+    child_pn: u32,
+    second: u32,
+    epsilon: f64,
+) -> (u32, u32) {
+    let (pn_limit, dn_limit) = limits;
+    let child_pn_limit = if dn_limit == LARGEST {
+        LARGEST
+    } else {
+        (dn_limit - dn).saturating_add(child_pn).min(LARGEST)
+    };
+    let widened = ((second as f64) * (1.0 + epsilon)).ceil();
+    let child_dn_limit = pn_limit.min(
+        second
+            .saturating_add(1)
+            .max(widened.min(LARGEST as f64) as u32),
+    );
+    (child_pn_limit, child_dn_limit)
 }
 
 /// The evaluation `value` of a node moved to at least [`HINT_MARGIN`] beyond the threshold

@@ -304,6 +304,12 @@ isa_versions!(
     }
 
     /// Null-window search with the transposition table: is the score above `alpha`?
+    ///
+    /// One function of about a hundred lines, as Edax's `NWS_endgame`: the table probe,
+    /// the pass, ProbCut, the lazy ranking of the moves, the enhanced transposition
+    /// cut-off, the split to the other threads and the table store share its locals (the
+    /// move list, the stored bounds, the hash move), on the exact solver's hottest path;
+    /// split up, each piece would take and return most of them.
     fn nws_table(s: &mut Search, board: &Board, alpha: i32, empties: u32) -> i32 {
         if empties <= SHALLOW {
             return nws_shallow(s, board, alpha, empties);

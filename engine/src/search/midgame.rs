@@ -331,6 +331,12 @@ impl Midgame {
         self.stopped
     }
 
+    /// Principal-variation search of `board` to `depth` in (`alpha`, `beta`).
+    ///
+    /// About a hundred lines, as the endgame's `nws_table`: the table probe, ProbCut, the
+    /// move ordering, the scout and re-search of each move and the table store share the
+    /// node's bounds and children; it is the midgame's hot path, kept whole as Edax's
+    /// `PVS_midgame` is.
     fn pvs(
         &mut self,
         board: &Board,
