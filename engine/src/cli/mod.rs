@@ -105,6 +105,20 @@ pub fn manual<C: clap::CommandFactory>(
     Ok(())
 }
 
+/// The commands a `--help` text lists (clap's "Commands:" section, but `help`): what the
+/// tests hold the completions and manual pages to, so that a new command cannot go
+/// unchecked.
+pub fn listed_commands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|line| line.trim() != "Commands:")
+        .skip(1)
+        .take_while(|line| line.starts_with("  "))
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|&name| name != "help")
+        .map(String::from)
+        .collect()
+}
+
 /// Writes `value` as one line of JSON.
 pub fn write_json(out: &mut impl Write, value: &impl serde::Serialize) -> Result<(), Failure> {
     let line = serde_json::to_string(value).map_err(|e| Failure::Io(e.into()))?;
