@@ -43,6 +43,22 @@ impl Game {
     /// A game of up to `plies` uniformly random moves from the start (fewer if it ends),
     /// forced passes included: the source of random reachable positions for tests and data.
     pub fn random(rng: &mut impl Rng, plies: usize) -> Game {
+        Game::played_out(plies, |n| Some(rng.random_range(0..n)))
+    }
+
+    /// A game from the start that plays, at each ply with legal moves, the move `c % n` of
+    /// its `n` legal moves (in square order) for the next choice `c`, and passes where
+    /// forced; it ends with the choices or the game. The games of property tests: a
+    /// failing game shrinks to fewer and smaller choices.
+    pub fn from_choices(choices: &[usize]) -> Game {
+        let mut choices = choices.iter();
+        Game::played_out(usize::MAX, |n| choices.next().map(|c| c % n))
+    }
+
+    /// Plays from the start until `plies` plies, the end of the game, or `pick` (given the
+    /// number of legal moves, asked only where there are some) returns `None`; otherwise
+    /// `pick` says which legal move, in square order.
+    fn played_out(plies: usize, mut pick: impl FnMut(usize) -> Option<usize>) -> Game {
         let mut game = Game {
             positions: vec![Position::START],
             moves: Vec::new(),
@@ -52,7 +68,10 @@ impl Game {
             let legal = here.board.legal_moves();
             let mv = match legal.len() {
                 0 => Move::Pass,
-                n => Move::Play(legal.clone().nth(rng.random_range(0..n)).expect("n moves")),
+                n => match pick(n) {
+                    Some(i) => Move::Play(legal.clone().nth(i).expect("n moves")),
+                    None => break,
+                },
             };
             game.push(mv, here.play(mv).expect("a legal move"));
         }
@@ -106,6 +125,24 @@ mod tests {
     use super::*;
     use crate::error::ParseErrorKind;
     use rand::{rngs::SmallRng, SeedableRng};
+
+    /// A game of choices plays the chosen moves (modulo the legal ones, in square order),
+    /// passes only where forced, and stops with the choices or at the end of the game.
+    #[test]
+    fn games_from_choices_play_the_chosen_moves() {
+        assert_eq!(Game::from_choices(&[]).moves, []);
+        // The start's moves in square order: d3, c4, f5, e6; then f4, d6, f6.
+        let game = Game::from_choices(&[2, 5]);
+        assert_eq!(format_moves(&game.moves), "f5f6");
+        let whole = Game::from_choices(&[0; 100]);
+        assert!(whole.last().board.is_game_over());
+        assert!(whole.moves.len() <= 100);
+        for (i, mv) in whole.moves.iter().enumerate() {
+            assert_eq!(whole.positions[i].play(*mv), Ok(whole.positions[i + 1]));
+            let forced = whole.positions[i].board.moves() == 0;
+            assert_eq!(*mv == Move::Pass, forced, "ply {i}");
+        }
+    }
 
     #[test]
     fn pass_may_be_written_out() {

@@ -104,14 +104,16 @@ mod tests {
     use super::*;
     use crate::enumerate::side_index;
     use engine::{Game, Position};
-    use rand::{rngs::SmallRng, SeedableRng};
+    use proptest::prelude::*;
 
-    /// Along random games, every ply's predecessor is among the unmoves of its result, and
-    /// every unmove leads forward to the position it came from.
-    #[test]
-    fn unmoves_invert_moves() {
-        for seed in 0..200 {
-            let game = Game::random(&mut SmallRng::seed_from_u64(seed), 60);
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Along games, every ply's predecessor is among the unmoves of its result, and
+        /// every unmove leads forward to the position it came from.
+        #[test]
+        fn unmoves_invert_moves(choices in prop::collection::vec(0usize..32, 0..64)) {
+            let game = Game::from_choices(&choices);
             for (i, mv) in game.moves.iter().enumerate() {
                 let (before, after) = (game.positions[i], game.positions[i + 1]);
                 let side = side_index(after.side);
@@ -121,18 +123,13 @@ mod tests {
                     side: 1 - side,
                     mv: *mv,
                 };
-                assert!(back.contains(&expected), "seed {seed} ply {i}");
+                prop_assert!(back.contains(&expected), "ply {}", i);
                 for u in back {
                     let from = Position {
                         board: u.board,
                         side: before.side,
                     };
-                    assert_eq!(
-                        from.play(u.mv).unwrap(),
-                        after,
-                        "seed {seed} ply {i} unmove {}",
-                        u.mv
-                    );
+                    prop_assert_eq!(from.play(u.mv).unwrap(), after, "ply {} unmove {}", i, u.mv);
                 }
             }
         }

@@ -514,18 +514,13 @@ fn read_features(board: &Board, pext: impl Fn(u64, u64) -> u64) -> Features {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
+    use proptest::prelude::*;
 
-    fn random_board(seed: u64) -> Board {
-        let mut x = seed;
-        let mut next = || {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            x ^ x >> 29
-        };
-        let occupied = next() | next();
-        let player = occupied & next();
-        Board::new(player, occupied & !player)
+    /// Any board: the two colours from two words, the second's discs the first's empties.
+    fn any_board() -> impl Strategy<Value = Board> {
+        (any::<u64>(), any::<u64>())
+            .prop_map(|(occupied, player)| Board::new(player & occupied, occupied & !player))
     }
 
     /// The features read the slow, obvious way: each symmetric image of the board, each
@@ -563,48 +558,39 @@ mod tests {
         out
     }
 
-    #[test]
-    fn features_read_the_listed_squares_of_every_copy() {
-        for isa in Isa::available() {
-            for seed in 0..300 {
-                let board = random_board(seed);
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn features_read_the_listed_squares_of_every_copy(board in any_board()) {
+            for isa in Isa::available() {
                 let mut fast = Vec::new();
                 for_each_feature(isa, &board, |index| fast.push(index));
                 fast.sort_unstable();
-                assert_eq!(fast, naive_features(&board), "seed {seed} {isa:?}");
+                prop_assert_eq!(&fast, &naive_features(&board), "{:?}", isa);
             }
         }
-    }
 
-    #[test]
-    fn features_after_a_move_or_a_pass_are_those_read_from_the_child() {
-        let mut x = 11u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        for isa in Isa::available() {
-            for game in 0..40 {
-                let mut board = Board::START;
-                let mut features = Features::read(isa, &board);
-                loop {
-                    assert_eq!(features, Features::read(isa, &board), "game {game} {isa:?}");
-                    let moves: Vec<u32> = crate::bitboard::Bitboard(board.moves())
-                        .map(|sq| sq.index() as u32)
-                        .collect();
-                    if moves.is_empty() {
-                        if board.pass().moves() == 0 {
-                            break;
+        /// Along a game, the features kept up to date move by move (and pass by pass) are
+        /// those read afresh from each position.
+        #[test]
+        fn features_after_a_move_or_a_pass_are_those_read_from_the_child(
+            choices in prop::collection::vec(0usize..32, 0..64)
+        ) {
+            let game = Game::from_choices(&choices);
+            for isa in Isa::available() {
+                let mut features = Features::read(isa, &Board::START);
+                for (mv, pair) in game.moves.iter().zip(game.positions.windows(2)) {
+                    let (before, after) = (pair[0].board, pair[1].board);
+                    features = match *mv {
+                        crate::Move::Pass => features.passed(),
+                        crate::Move::Play(sq) => {
+                            let flipped =
+                                crate::flip::flip(sq.index(), before.player, before.opponent);
+                            features.after_move(sq.index(), flipped)
                         }
-                        (board, features) = (board.pass(), features.passed());
-                        continue;
-                    }
-                    let sq = moves[next() as usize % moves.len()] as usize;
-                    let flipped = crate::flip::flip(sq, board.player, board.opponent);
-                    features = features.after_move(sq, flipped);
-                    board = Board::new(board.opponent ^ flipped, board.player ^ flipped ^ 1 << sq);
+                    };
+                    prop_assert_eq!(features, Features::read(isa, &after), "{:?}", isa);
                 }
             }
         }
@@ -620,10 +606,11 @@ mod tests {
         assert_eq!(covered, u64::MAX);
     }
 
-    #[test]
-    fn folded_features_are_the_same_for_symmetric_boards() {
-        for seed in 0..300 {
-            let board = random_board(seed);
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn folded_features_are_the_same_for_symmetric_boards(board in any_board()) {
             let canonical = |b: &Board| {
                 let mut f: Vec<usize> = features(b).iter().map(|&i| fold(i as usize)).collect();
                 f.sort_unstable();
@@ -631,11 +618,7 @@ mod tests {
             };
             let expected = canonical(&board);
             for k in 1..8 {
-                assert_eq!(
-                    canonical(&board.symmetry(k)),
-                    expected,
-                    "seed {seed} symmetry {k}"
-                );
+                prop_assert_eq!(&canonical(&board.symmetry(k)), &expected, "symmetry {}", k);
             }
         }
     }
