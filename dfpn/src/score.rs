@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use engine::search::Wld;
 use engine::{Board, Move};
 
-use crate::search::{even_threshold, Prover};
+use crate::search::Prover;
 
 /// How far (in discs) from the guess the exact score's thresholds walk before they halve
 /// the interval instead: the selective search is rarely further off.
@@ -43,7 +43,7 @@ impl Prover {
     /// the bounds leave.
     pub fn exact_score(&mut self, board: &Board, stop: &AtomicBool) -> Option<Exact> {
         let mut steps = Vec::new();
-        let guess = self.guess(board, -65, 65, stop)?.map(even_threshold);
+        let guess = self.guess(board, -65, 65, stop)?.map(Board::even_threshold);
         let mut walk = guess;
         loop {
             let (lower, upper) = self.bounds(board);

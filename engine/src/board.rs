@@ -116,6 +116,12 @@ impl Board {
         }
     }
 
+    /// The threshold `t` rounded up to even: final scores are even (the discs and the
+    /// empties given to the winner make 64), so "at least `t`" is "at least this".
+    pub fn even_threshold(t: i32) -> i32 {
+        t + (t & 1)
+    }
+
     /// The board under symmetry `k` in 0..8: bit 0 mirrors the files (a<->h), bit 1 the
     /// ranks (1<->8), bit 2 transposes about the a1-h8 diagonal, applied in that order.
     pub fn symmetry(&self, k: u32) -> Board {
@@ -229,6 +235,15 @@ pub const fn symmetry(mut x: u64, k: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thresholds_round_up_to_even() {
+        assert_eq!(Board::even_threshold(3), 4);
+        assert_eq!(Board::even_threshold(-3), -2);
+        assert_eq!(Board::even_threshold(2), 2);
+        assert_eq!(Board::even_threshold(0), 0);
+        assert_eq!(Board::START.final_score() % 2, 0);
+    }
 
     fn sq(name: &str) -> Square {
         name.parse().unwrap()

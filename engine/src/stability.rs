@@ -247,6 +247,14 @@ pub fn stable_discs_avx2(p: u64, o: u64) -> u64 {
     }
 }
 
+/// Bounds on the final score of `board`'s side to move from the discs neither side can
+/// lose: its own stable discs it keeps, the opponent's it cannot take.
+pub fn score_bounds(board: &crate::board::Board) -> (i32, i32) {
+    let own = stable_discs(board.player, board.opponent).count_ones() as i32;
+    let theirs = stable_discs(board.opponent, board.player).count_ones() as i32;
+    (2 * own - 64, 64 - 2 * theirs)
+}
+
 /// Below this alpha (by empties), the stability bound cannot cut: skip computing it.
 pub fn worth_trying(alpha: i32, empties: u32) -> bool {
     const THRESHOLD: [i32; 61] = [
@@ -263,6 +271,23 @@ mod tests {
     use crate::board::Board;
     use crate::game::Game;
     use rand::{rngs::SmallRng, RngExt, SeedableRng};
+
+    /// The exact scores of late positions of random games (plain minimax) lie within the
+    /// stability bounds, and some bounds are not the trivial ones.
+    #[test]
+    fn exact_scores_lie_within_the_stability_bounds() {
+        let mut tight = 0;
+        for seed in 0..40 {
+            let game = Game::random(&mut SmallRng::seed_from_u64(seed), 60);
+            for p in game.positions.iter().filter(|p| p.board.empty_count() <= 9) {
+                let (lower, upper) = score_bounds(&p.board);
+                let exact = crate::reference::minimax(&p.board, -65, 65);
+                assert!(lower <= exact && exact <= upper, "{lower} {exact} {upper}");
+                tight += usize::from(lower > -64 || upper < 64);
+            }
+        }
+        assert!(tight > 0);
+    }
 
     #[test]
     fn edges_and_packing() {

@@ -20,7 +20,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use serde::{Deserialize, Serialize};
 
-use crate::search::{even_threshold, Prover};
+use crate::search::Prover;
 
 mod check;
 
@@ -91,7 +91,7 @@ impl Prover {
             &mut graph,
             &mut seen,
             position,
-            even_threshold(threshold),
+            Board::even_threshold(threshold),
             stop,
         )?;
         Some(Proof { graph, root })

@@ -63,7 +63,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             let solver =
                 Solver::new(options.table_mb + options.leaf_table_mb).with_eval(eval.clone());
             let start = Instant::now();
-            let t = dfpn::search::even_threshold(threshold);
+            let t = engine::Board::even_threshold(threshold);
             let solution = pool
                 .install(|| solver.solve(&board, t - 1, t, &stop))
                 .ok_or(Failure::Interrupted)?;
