@@ -15,7 +15,8 @@
 //! One file per part: `solvers` (which SAT solvers race, and their command lines),
 //! `schedule` (the order of the runs: solver, part of the question, seed), `race` (the
 //! racers' shared state and one run), `clocks` (the limits watched while they run) and
-//! `certificates` (a SAT "no": its proof checked, and kept).
+//! `certificates` (a SAT "no": its proof checked, and kept); and `candidates`, a board
+//! whose side to move is not given, decided side by side.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -30,12 +31,14 @@ use satgen::solve::SolveError;
 
 use crate::reach::{reach, Frontier};
 
+mod candidates;
 mod certificates;
 mod clocks;
 mod race;
 mod schedule;
 mod solvers;
 
+pub use candidates::Candidates;
 use clocks::{watch, Clocks};
 use race::Race;
 use schedule::Run;

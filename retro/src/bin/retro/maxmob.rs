@@ -18,7 +18,7 @@ use crate::RunArgs;
 #[command(
     after_long_help = "--shard I/N: With --enumerate-to: follow only the positions of partition I of N of its ply, so that N runs (GNU parallel, a Slurm array) share the work; `retro merge` puts their rows together. A part's row gives a lower bound (`lower`, with its witness), not the maximum. The rows of the enumerated plies, the same in every part, come with part 1 only."
 )]
-pub struct MaxmobArgs {
+pub struct Args {
     /// Plies from the start.
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=60))]
     plies: u32,
@@ -154,7 +154,7 @@ impl Row {
 /// was being done (for the message when interrupted).
 type Maxima = (std::io::Result<Vec<PlyMaximum>>, String);
 
-pub fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
+pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     if args.shard.part.is_some() && args.enumerate_to.is_none() {
         return Err(Failure::Input(
             "--shard splits the lines followed beyond --enumerate-to: give --by-ply --enumerate-to L".into(),
@@ -185,7 +185,7 @@ pub fn maxmob(args: &MaxmobArgs, out: &mut impl Write) -> Result<(), Failure> {
 }
 
 /// `--beam WIDTH`: lower bounds at every ply from the beam search.
-fn beam(args: &MaxmobArgs, width: u64, pool: &rayon::ThreadPool, stop: &AtomicBool) -> Maxima {
+fn beam(args: &Args, width: u64, pool: &rayon::ThreadPool, stop: &AtomicBool) -> Maxima {
     let bar = cli::progress_bar(u64::from(args.plies), "plies of the beam search");
     let maxima = pool
         .install(|| retro::maxmob::beam_by_ply(args.plies, width as usize, stop, &|| bar.inc(1)));
@@ -195,11 +195,7 @@ fn beam(args: &MaxmobArgs, width: u64, pool: &rayon::ThreadPool, stop: &AtomicBo
 
 /// Every position enumerated to `--enumerate-to`, every line followed beyond it (the lines
 /// of one partition with `--shard`).
-fn followed(
-    args: &MaxmobArgs,
-    pool: &rayon::ThreadPool,
-    stop: &AtomicBool,
-) -> Result<Maxima, Failure> {
+fn followed(args: &Args, pool: &rayon::ThreadPool, stop: &AtomicBool) -> Result<Maxima, Failure> {
     let enumerated = args.enumerate_to.unwrap_or(args.plies).min(args.plies);
     if args.plies - enumerated > MAX_FOLLOWED as u32 {
         return Err(Failure::Input(format!(
@@ -246,7 +242,7 @@ fn followed(
 
 /// Without `--by-ply`: the largest mobility within `--plies`, with a witness.
 fn within(
-    args: &MaxmobArgs,
+    args: &Args,
     pool: &rayon::ThreadPool,
     start: Instant,
     out: &mut impl Write,

@@ -10,14 +10,15 @@ use std::path::PathBuf;
 use engine::cli::{self, seal, Failure};
 use retro::estimate::{estimate, random_board_space, z_score};
 
+use crate::check::row_index;
 use crate::plots;
-use crate::reach::{row_index, unchecked_no};
+use crate::reach::unchecked_no;
 
 #[derive(clap::Args)]
 #[command(
     after_long_help = "--json: Write the merged rows, ordered by position, and the summary as JSON lines (as one `retro check --json` run writes them)."
 )]
-pub struct MergeArgs {
+pub struct Args {
     /// Output files of `retro check --json` (shards of one file, in any order, and reruns
     /// of what they left UNKNOWN with `check --done`), of
     /// `retro enumerate --json` (shards of one count), or of `retro maxmob --by-ply --json`
@@ -143,7 +144,7 @@ struct Counts {
     tally: Tally,
 }
 
-pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<(), Failure> {
+pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     if z_score(args.confidence).is_none() {
         return Err(Failure::Input(format!(
             "--confidence {}: one of 0.9, 0.95, 0.99, 0.995, 0.999",
@@ -311,7 +312,7 @@ fn count(rows: &BTreeMap<u64, serde_json::Value>) -> Counts {
 }
 
 /// The plots asked for.
-fn draw(args: &MergeArgs, rows: &BTreeMap<u64, serde_json::Value>) -> Result<(), Failure> {
+fn draw(args: &Args, rows: &BTreeMap<u64, serde_json::Value>) -> Result<(), Failure> {
     let drawn = |path: &PathBuf, result: Result<(), Box<dyn std::error::Error>>| {
         result.map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
     };
@@ -375,7 +376,7 @@ fn write_json(
 /// the estimate.
 fn write_text(
     out: &mut impl Write,
-    args: &MergeArgs,
+    args: &Args,
     counts: &Counts,
     runs: &Runs,
     estimated: &Option<retro::estimate::Estimate>,

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use engine::cli::{self, Failure};
 
 #[derive(clap::Args)]
-pub(crate) struct CheckProofArgs {
+pub(crate) struct Args {
     /// The CNF (DIMACS; `-`: standard input).
     pub cnf: PathBuf,
     /// The proof (LRAT or varisat's format; `-`: standard input).
@@ -15,7 +15,7 @@ pub(crate) struct CheckProofArgs {
     pub checker: satgen::proof::CheckerArgs,
 }
 
-pub(crate) fn check_proof(args: &CheckProofArgs, out: &mut impl Write) -> Result<(), Failure> {
+pub(crate) fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     if args.cnf == args.proof {
         return Err(Failure::Input(format!(
             "{}: the CNF and the proof are one file",

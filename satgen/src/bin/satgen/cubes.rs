@@ -9,7 +9,7 @@ use satgen::{dimacs, encode, encode_target, Cube};
 use crate::question::{Asked, QuestionArgs};
 
 #[derive(clap::Args)]
-pub(crate) struct CubesArgs {
+pub(crate) struct Args {
     #[command(flatten)]
     question: QuestionArgs,
     /// Plies fixed per cube: one cube per sequence of first moves.
@@ -30,7 +30,7 @@ pub(crate) struct CubesArgs {
     output: PathBuf,
 }
 
-pub(crate) fn cubes(args: &CubesArgs) -> Result<(), Failure> {
+pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let dir = &args.output;
     std::fs::create_dir_all(dir).map_err(|e| Failure::Input(format!("{}: {e}", dir.display())))?;
     // Cubes of an earlier run beside the new manifest would be solved as if they were

@@ -12,7 +12,7 @@ use satgen::solve::Outcome;
 use crate::solve::{answer, print, target_answer};
 
 #[derive(clap::Args)]
-pub(crate) struct DecodeArgs {
+pub(crate) struct Args {
     /// The CNF written by `satgen emit` (`-`: standard input).
     cnf: PathBuf,
     /// The solver's output (s/v lines; `-`: standard input).
@@ -27,7 +27,7 @@ fn open(path: &std::path::Path) -> Result<Box<dyn std::io::BufRead>, Failure> {
 
 /// The CNF is read up to its `p cnf` line (the header says what the variables mean), the
 /// model with a cap set by the CNF's variables: neither file is read whole unbounded.
-pub(crate) fn decode_files(args: &DecodeArgs, out: &mut impl Write) -> Result<(), Failure> {
+pub(crate) fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let start = Instant::now();
     if args.cnf == args.model {
         return Err(Failure::Input(format!(
@@ -38,7 +38,7 @@ pub(crate) fn decode_files(args: &DecodeArgs, out: &mut impl Write) -> Result<()
     let header =
         dimacs::read_header(open(&args.cnf)?).map_err(|e| Failure::Input(e.located(&args.cnf)))?;
     let cnf = &header.comments;
-    let model = |args: &DecodeArgs| {
+    let model = |args: &Args| {
         dimacs::read_model_from(open(&args.model)?, header.variables)
             .map_err(|e| Failure::Input(e.located(&args.model)))
     };

@@ -8,7 +8,7 @@ use satgen::{dimacs, encode, encode_target};
 use crate::question::{Asked, QuestionArgs};
 
 #[derive(clap::Args)]
-pub(crate) struct EmitArgs {
+pub(crate) struct Args {
     #[command(flatten)]
     question: QuestionArgs,
     /// With --target: the flip accounting instead (what `retro check` reports as method
@@ -23,7 +23,7 @@ pub(crate) struct EmitArgs {
 
 /// The question written to `--output` whole or not at all: a question that cannot be
 /// built (a target no game reaches by the cheap tests, say) leaves no file behind.
-pub(crate) fn emit(args: &EmitArgs) -> Result<(), Failure> {
+pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let asked = args.question.asked()?;
     let formula = cli::write_file(&args.output, |mut writer| {
         let writer = &mut writer;

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 mod check_proof;
 mod cubes;
 mod curve;
+mod curve_plot;
 mod decode;
 mod emit;
 mod question;
@@ -14,12 +15,6 @@ mod solve;
 
 use clap::{Parser, Subcommand};
 use engine::cli;
-
-use check_proof::CheckProofArgs;
-use cubes::CubesArgs;
-use decode::DecodeArgs;
-use emit::EmitArgs;
-use solve::SolveArgs;
 
 #[derive(Parser)]
 #[command(
@@ -36,22 +31,22 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Write the CNF in DIMACS.
-    Emit(EmitArgs),
+    Emit(emit::Args),
     /// Build and solve: SAT with a replayed game, or UNSAT.
-    Solve(SolveArgs),
+    Solve(solve::Args),
     /// Turn a solver's model of an emitted CNF into a game, replayed by the core.
-    Decode(DecodeArgs),
+    Decode(decode::Args),
     /// Split the question by the first plies into independent CNFs and a manifest.
-    Cubes(CubesArgs),
+    Cubes(cubes::Args),
     /// The maximum-mobility curve: for each ply, the most legal moves after exactly that
     /// many plies, with a witness game and the UNSAT (and proof) of one more.
     Curve(curve::Args),
     /// Draw the curve from the JSON Lines of `satgen curve --json` (SVG).
-    CurvePlot(curve::PlotArgs),
+    CurvePlot(curve_plot::Args),
     /// Check a proof of unsatisfiability against its CNF: LRAT (CaDiCaL's, text or binary)
     /// or varisat's format (`retro check --proof`), told apart by content: VERIFIED, or the
     /// first step that fails (exit 1).
-    CheckProof(CheckProofArgs),
+    CheckProof(check_proof::Args),
     /// Shell completions (bash, zsh, fish, elvish, powershell) on standard output.
     Completions(cli::CompletionsArgs),
     /// Man pages of this tool and each of its commands, written into a directory.
@@ -65,13 +60,13 @@ fn main() -> ExitCode {
     };
     let mut out = io::stdout().lock();
     let result = match cli.command {
-        Command::Emit(args) => emit::emit(&args),
-        Command::Solve(args) => solve::solve(&args, &mut out),
-        Command::Decode(args) => decode::decode_files(&args, &mut out),
-        Command::Cubes(args) => cubes::cubes(&args),
-        Command::CheckProof(args) => check_proof::check_proof(&args, &mut out),
+        Command::Emit(args) => emit::run(&args),
+        Command::Solve(args) => solve::run(&args, &mut out),
+        Command::Decode(args) => decode::run(&args, &mut out),
+        Command::Cubes(args) => cubes::run(&args),
+        Command::CheckProof(args) => check_proof::run(&args, &mut out),
         Command::Curve(args) => curve::run(&args, &mut out),
-        Command::CurvePlot(args) => curve::plot(&args, &mut out),
+        Command::CurvePlot(args) => curve_plot::run(&args, &mut out),
         Command::Completions(args) => cli::completions::<Cli>(&args, &mut out),
         Command::Manual(args) => cli::manual::<Cli>(&args, &mut out),
     };

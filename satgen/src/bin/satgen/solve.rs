@@ -38,7 +38,7 @@ pub(crate) struct SolverArgs {
 
 #[derive(clap::Args)]
 #[command(after_long_help = "--json: One JSON object.")]
-pub(crate) struct SolveArgs {
+pub(crate) struct Args {
     #[command(flatten)]
     question: QuestionArgs,
     #[command(flatten)]
@@ -363,7 +363,7 @@ pub(crate) fn mobility_dimacs<'a>(
     move |mut out| dimacs::write(&mut out, q, encoded, &[])
 }
 
-pub(crate) fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<(), Failure> {
+pub(crate) fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let start = Instant::now();
     prepare_proofs(&args.solving)?;
     let q = match args.question.asked()? {
@@ -426,7 +426,7 @@ fn stopped(
 /// Whether a legal game reaches `position`: SAT with the game (decoded, replayed to exactly
 /// the position), or UNSAT.
 fn solve_target(
-    args: &SolveArgs,
+    args: &Args,
     position: &engine::Position,
     cube: Cube,
     start: Instant,
@@ -487,7 +487,7 @@ pub(crate) fn target_answer(
 /// The cubes by ply, several at once, each taken in order by the next free thread; the
 /// first SAT cube's game (replayed) is the answer and stops the others.
 fn solve_by_ply(
-    args: &SolveArgs,
+    args: &Args,
     q: &Question,
     start: Instant,
     out: &mut impl Write,
