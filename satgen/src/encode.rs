@@ -350,7 +350,7 @@ mod tests {
     use super::*;
     use crate::decode::replay_variant;
     use engine::{Board, Game, Move};
-    use rand::{rngs::SmallRng, SeedableRng};
+    use proptest::prelude::*;
 
     fn question(plies: usize, mobility: usize, encoding: Encoding) -> Question {
         Question {
@@ -386,16 +386,19 @@ mod tests {
         }
     }
 
-    /// Fixing the moves of random games: SAT, and the board variables are the core's boards
-    /// at every ply; changing the last move to an illegal one (an occupied square, an empty
-    /// square that flips nothing): UNSAT. Both encodings.
-    #[test]
-    fn boards_follow_the_core_and_illegal_moves_are_unsat() {
-        for encoding in Encoding::ALL {
-            for seed in 0..12 {
-                let plies = 6 + seed as usize;
-                let game = Game::random(&mut SmallRng::seed_from_u64(seed), plies);
-                let moves = &game.moves[..plies.min(game.moves.len())];
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(12))]
+
+        /// Fixing the moves of games: SAT, and the board variables are the core's boards at
+        /// every ply; changing the last move to an illegal one (an occupied square, an
+        /// empty square that flips nothing): UNSAT. Both encodings.
+        #[test]
+        fn boards_follow_the_core_and_illegal_moves_are_unsat(
+            choices in prop::collection::vec(0usize..32, 6..18)
+        ) {
+            let game = Game::from_choices(&choices);
+            let moves = &game.moves[..];
+            for encoding in Encoding::ALL {
                 let mut encoded = encode(&question(moves.len(), 0, encoding));
                 fix_moves(&mut encoded, moves);
                 let model = crate::solve::varisat(&encoded.formula).expect("a real game is SAT");
@@ -414,7 +417,7 @@ mod tests {
                     } else {
                         (board.opponent, board.player)
                     };
-                    assert_eq!((black, white), expected, "{encoding:?} seed {seed} ply {i}");
+                    prop_assert_eq!((black, white), expected, "{:?} ply {}", encoding, i);
                 }
                 let last = moves.len() - 1;
                 let before = boards[last];
@@ -425,9 +428,11 @@ mod tests {
                     bad[last] = Move::Play(engine::Square::new(illegal).unwrap());
                     let mut encoded = encode(&question(moves.len(), 0, encoding));
                     fix_moves(&mut encoded, &bad);
-                    assert!(
+                    prop_assert!(
                         crate::solve::varisat(&encoded.formula).is_none(),
-                        "{encoding:?} seed {seed} square {illegal}"
+                        "{:?} square {}",
+                        encoding,
+                        illegal
                     );
                 }
             }

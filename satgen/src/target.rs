@@ -483,6 +483,7 @@ pub fn decode_target(layout: &TargetLayout, model: &[bool]) -> Result<Vec<Move>,
 mod tests {
     use super::*;
     use engine::Game;
+    use proptest::prelude::*;
     use rand::{rngs::SmallRng, SeedableRng};
 
     #[test]
@@ -639,20 +640,24 @@ mod tests {
         assert_eq!(solve(&after_f5, Some("d3".parse().unwrap())), None);
     }
 
-    /// Positions of random games (with passes among them) are SAT, each model decodes to a
-    /// game the core replays to exactly the position; the same board with the wrong side to
-    /// move is UNSAT when the core says so (no pass possible there).
-    #[test]
-    fn positions_of_random_games_are_found() {
-        let mut checked = 0;
-        for seed in 0..40u64 {
-            let game = Game::random(&mut SmallRng::seed_from_u64(seed), 60);
-            let ply = (seed as usize * 7) % 14 + 6;
-            let position = game.positions[ply];
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(40))]
+
+        /// Positions of games (with passes among them) are SAT, each model decodes to a
+        /// game the core replays to exactly the position.
+        #[test]
+        fn positions_of_games_are_found(
+            choices in prop::collection::vec(0usize..32, 60),
+            ply in 6usize..20,
+        ) {
+            let game = Game::from_choices(&choices);
+            let Some(&position) = game.positions.get(ply) else {
+                return Ok(());
+            };
             // Without passes so far, the parts of the question without passes (at all, or
             // before step 4) hold it too.
             if !game.moves[..ply].contains(&Move::Pass) {
-                assert!(no_passes_possible(&position));
+                prop_assert!(no_passes_possible(&position));
                 for no_passes_before in [usize::MAX, 4] {
                     let cube = Cube {
                         no_passes_before,
@@ -660,7 +665,7 @@ mod tests {
                     };
                     let question = encode_target(&position, cube);
                     let model = crate::solve::varisat(&question.formula).expect("reachable");
-                    assert!(decode_target(&question.layout, &model).is_ok());
+                    prop_assert!(decode_target(&question.layout, &model).is_ok());
                 }
             }
             let question = encode_target(&position, Cube::default());
@@ -670,9 +675,7 @@ mod tests {
             for mv in &moves {
                 replayed = replayed.play(*mv).unwrap();
             }
-            assert_eq!(replayed, position, "seed {seed}");
-            checked += 1;
+            prop_assert_eq!(replayed, position);
         }
-        assert_eq!(checked, 40);
     }
 }
