@@ -5,13 +5,14 @@
 //! One file per part: `table` (bounded proof-number table with garbage collection, inside
 //! the crate), [`search`] (the proof-number search), `score` (binary search and
 //! win/draw/loss: [`Exact`], [`Step`]), [`proof`] (proof graphs, their files and their
-//! checker).
+//! checker), [`split`] (one question as jobs for many machines, their proofs joined).
 
 #![warn(missing_docs)]
 
 pub mod proof;
 mod score;
 pub mod search;
+pub mod split;
 mod table;
 
 pub use engine::search::Wld;

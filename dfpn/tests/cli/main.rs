@@ -8,4 +8,5 @@ mod compare;
 mod proofs;
 mod prove;
 mod score;
+mod split;
 mod usage;

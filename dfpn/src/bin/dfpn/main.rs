@@ -4,8 +4,10 @@
 mod bench;
 mod check;
 mod compare;
+mod join;
 mod prove;
 mod score;
+mod split;
 
 use std::io;
 use std::process::ExitCode;
@@ -39,6 +41,12 @@ enum Command {
     CheckProof(check::Args),
     /// Each threshold question by df-pn and by null-window alpha-beta, side by side.
     Bench(bench::Args),
+    /// One question as independent jobs (a `dfpn prove` command line each) for many
+    /// machines: the question's tree down to a frontier, a job per position there.
+    Split(split::Args),
+    /// The proofs of a split's jobs joined into one proof of its question, or (--status)
+    /// which jobs are still needed and which can be cancelled.
+    Join(join::Args),
     /// Two runs over the same positions side by side (`dfpn wld` against `engine solve
     /// --wld`...): per position each run's seconds and nodes and their ratios.
     Compare(compare::Args),
@@ -162,7 +170,11 @@ fn main() -> ExitCode {
         Command::Score(args) | Command::Wld(args) => args.search.resources.threads.count,
         Command::Bench(args) => args.search.resources.threads.count,
         Command::CheckProof(args) => args.search.threads.count,
-        Command::Compare(_) | Command::Completions(_) | Command::Manual(_) => Some(1),
+        Command::Compare(_)
+        | Command::Split(_)
+        | Command::Join(_)
+        | Command::Completions(_)
+        | Command::Manual(_) => Some(1),
     };
     let pool = match cli::thread_pool(threads) {
         Ok(pool) => pool,
@@ -177,6 +189,8 @@ fn main() -> ExitCode {
             Command::CheckProof(args) => check::run(&args, &mut out),
             Command::Bench(args) => bench::run(&args, &mut out),
             Command::Compare(args) => compare::run(&args, &mut out),
+            Command::Split(args) => split::run(&args, &mut out),
+            Command::Join(args) => join::run(&args, &mut out),
             Command::Completions(args) => cli::completions::<Cli>(&args, &mut out),
             Command::Manual(args) => cli::manual::<Cli>(&args, &mut out),
         }
