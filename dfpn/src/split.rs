@@ -115,15 +115,24 @@ pub struct Part {
 
 impl Split {
     /// The tree of "does `position` score at least `threshold`?" down to `depth` plies
-    /// (a pass is a ply), every position there a job.
-    pub fn new(position: &Position, threshold: i32, depth: u32) -> Split {
+    /// (a pass is a ply), every position there a job. Each node's children come in the
+    /// order of `rank` (the child's value for its side to move, lowest first: the parent's
+    /// best moves first), so that jobs run in file order meet the refutations first and
+    /// make their siblings unnecessary soonest.
+    pub fn new(
+        position: &Position,
+        threshold: i32,
+        depth: u32,
+        rank: impl Fn(&Board) -> i32,
+    ) -> Split {
         let mut split = Split {
             format: SPLIT_FORMAT.into(),
             nodes: Vec::new(),
             jobs: Vec::new(),
         };
         let mut seen = HashMap::new();
-        split.expand(position, Board::even_threshold(threshold), depth, &mut seen);
+        let t = Board::even_threshold(threshold);
+        split.expand(position, t, depth, &rank, &mut seen);
         split
     }
 
@@ -132,6 +141,7 @@ impl Split {
         position: &Position,
         t: i32,
         depth: u32,
+        rank: &impl Fn(&Board) -> i32,
         seen: &mut HashMap<(Board, i32), usize>,
     ) -> usize {
         if let Some(&node) = seen.get(&(position.board, t)) {
@@ -145,7 +155,7 @@ impl Split {
             children: Vec::new(),
             job: None,
         });
-        let children = position.board.children();
+        let mut children = position.board.children();
         if children.is_empty() {
             return node;
         }
@@ -154,9 +164,10 @@ impl Split {
             self.jobs.push(node);
             return node;
         }
+        children.sort_by_cached_key(|(_, child)| rank(child));
         for (mv, _) in children {
             let child = position.play(mv).expect("a legal move");
-            let index = self.expand(&child, 2 - t, depth - 1, seen);
+            let index = self.expand(&child, 2 - t, depth - 1, rank, seen);
             self.nodes[node].children.push((mv.to_string(), index));
         }
         node
@@ -480,7 +491,7 @@ mod tests {
     fn a_split_question_joins_into_a_proof_that_checks() {
         let solver = Solver::new(4);
         for (t, holds) in [(18, true), (20, false)] {
-            let split = Split::new(&ffo1(), t, 2);
+            let split = Split::new(&ffo1(), t, 2, |_| 0);
             split.validate().unwrap();
             assert!(split.jobs.len() > 10, "{} jobs", split.jobs.len());
             let parts = parts(&split);
@@ -494,7 +505,7 @@ mod tests {
     /// is, and a join without them works; without a needed one it names the jobs missing.
     #[test]
     fn jobs_a_proved_sibling_makes_unnecessary_are_listed() {
-        let split = Split::new(&ffo1(), 18, 1);
+        let split = Split::new(&ffo1(), 18, 1, |_| 0);
         let parts = parts(&split);
         let answers = split.answers(&parts).unwrap();
         let (&refuting, _) = answers.iter().find(|(_, &(holds, _))| !holds).unwrap();
@@ -515,7 +526,7 @@ mod tests {
     /// A part for another question, the same job twice, two parts that disagree: refused.
     #[test]
     fn foreign_repeated_and_disagreeing_parts_are_refused() {
-        let split = Split::new(&ffo1(), 18, 1);
+        let split = Split::new(&ffo1(), 18, 1, |_| 0);
         let mut parts = parts(&split);
         let mut foreign = Part {
             name: "foreign".into(),

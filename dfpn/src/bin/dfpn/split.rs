@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use dfpn::split::Split;
 use engine::cli::{self, Failure};
+use engine::search::{shallow_value, sort_depth};
 
 #[derive(clap::Args)]
 #[command(
@@ -33,13 +34,23 @@ pub struct Args {
     /// Options of every job's `dfpn prove` (`--threads 1 --hash-mb 1024`...).
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     job_options: String,
+    /// The evaluation that orders each node's moves (the jobs in the file's order meet
+    /// the likely refutations first).
+    #[command(flatten)]
+    eval: cli::EvalArgs,
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let position = engine::input::parse_position("--board", &args.board)?
         .0
         .position;
-    let split = Split::new(&position, args.threshold, args.depth);
+    let eval = args.eval.load()?;
+    // As the search ranks its children: the ordering search at the depth of its moves.
+    let rank = |child: &engine::Board| {
+        let depth = sort_depth(child.empty_count() + 1);
+        shallow_value(&*eval, child, depth, -30_000, 30_000)
+    };
+    let split = Split::new(&position, args.threshold, args.depth, rank);
     std::fs::create_dir_all(&args.dir)
         .map_err(|e| Failure::Input(format!("{}: {e}", args.dir.display())))?;
     let split_path = args.dir.join("split.json");
