@@ -53,6 +53,10 @@ pub struct Status {
     pub needed: Vec<usize>,
     /// Jobs not answered whose answer cannot change the root's: cancel them.
     pub unnecessary: Vec<usize>,
+    /// The needed jobs to start now, the eldest brother first (as the engine's split
+    /// search waits): below a node, its first move's jobs alone until that move is
+    /// decided, then the other moves' (none of them wasted where the first refutes).
+    pub ready: Vec<usize>,
 }
 
 /// Why parts do not join into a proof.
@@ -276,6 +280,9 @@ impl Split {
             holds: values[0],
             ..Status::default()
         };
+        let mut ready = vec![false; self.jobs.len()];
+        let mut visited = vec![false; self.nodes.len()];
+        self.mark_ready(0, answers, &values, &mut ready, &mut visited);
         for (job, &needed) in needed.iter().enumerate() {
             match (answers.contains_key(&job), needed) {
                 (true, _) => status.done.push(job),
@@ -283,7 +290,38 @@ impl Split {
                 (false, false) => status.unnecessary.push(job),
             }
         }
+        status.ready = (0..self.jobs.len()).filter(|&j| ready[j]).collect();
         status
+    }
+
+    /// Marks the jobs below undecided node `i` that start now: its eldest child's alone
+    /// while that child is undecided, else those of every undecided child.
+    fn mark_ready(
+        &self,
+        i: usize,
+        answers: &HashMap<usize, bool>,
+        values: &[Option<bool>],
+        ready: &mut [bool],
+        visited: &mut [bool],
+    ) {
+        if values[i].is_some() || visited[i] {
+            return;
+        }
+        visited[i] = true;
+        let node = &self.nodes[i];
+        if let Some(job) = node.job {
+            ready[job] = !answers.contains_key(&job);
+            return;
+        }
+        let eldest = node.children.first().map(|&(_, c)| c);
+        match eldest {
+            Some(c) if values[c].is_none() => self.mark_ready(c, answers, values, ready, visited),
+            _ => {
+                for &(_, c) in &node.children {
+                    self.mark_ready(c, answers, values, ready, visited);
+                }
+            }
+        }
     }
 
     /// The job each part answers, and its answer: a part's root must be a job's question,
@@ -517,7 +555,19 @@ mod tests {
         let one = vec![parts.into_iter().nth(refuting).unwrap()];
         assert!(split.join(&one).is_ok());
         let none: HashMap<usize, bool> = HashMap::new();
-        assert_eq!(split.status(&none).needed.len(), split.jobs.len());
+        let fresh = split.status(&none);
+        assert_eq!(fresh.needed.len(), split.jobs.len());
+        // Nothing answered: the eldest move's job alone starts; once it is answered
+        // (without refuting: it holds), its brothers.
+        assert_eq!(fresh.ready, [0]);
+        let eldest_holds = answers[&0].0;
+        let first = split.status(&[(0, eldest_holds)].into());
+        if eldest_holds {
+            let brothers: Vec<usize> = (1..split.jobs.len()).collect();
+            assert_eq!((first.holds, first.ready), (None, brothers));
+        } else {
+            assert_eq!((first.holds, first.ready.len()), (Some(true), 0));
+        }
         assert!(
             matches!(split.join(&[]), Err(JoinError::Missing(jobs)) if jobs.len() == split.jobs.len())
         );

@@ -91,6 +91,11 @@ fn a_split_question_joins_into_one_checked_proof() {
         assert_eq!(partial.status.code(), Some(2));
         assert!(stderr(&partial).contains("needed"), "{}", stderr(&partial));
     }
+    // Nothing done: only the eldest moves' first job is ready (young brothers wait).
+    let fresh = join(&split_file, &[], &["--status", "--json"]);
+    let fresh: serde_json::Value = serde_json::from_slice(&fresh.stdout).unwrap();
+    assert_eq!(fresh["ready"], serde_json::json!([0]));
+    assert_eq!(fresh["needed"].as_array().unwrap().len(), count);
     let none = join(&split_file, &[], &["--output", &output]);
     assert_eq!(none.status.code(), Some(2));
     assert!(stderr(&none).contains("jobs 0, 1, 2"), "{}", stderr(&none));

@@ -23,8 +23,9 @@ pub struct Args {
     /// Where to write the joined proof (check it with `dfpn check-proof`).
     #[arg(long, required_unless_present = "status")]
     output: Option<PathBuf>,
-    /// Say which jobs are done, which the question still needs, and which can be
-    /// cancelled (their answers cannot change the root's), instead of joining.
+    /// Say which jobs are done, which the question still needs, which can be cancelled
+    /// (their answers cannot change the root's) and which to start now (each node's
+    /// eldest move first, as young brothers wait), instead of joining.
     #[arg(long)]
     status: bool,
     #[command(flatten)]
@@ -78,6 +79,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         writeln!(out, "done: {}", jobs(&status.done))?;
         writeln!(out, "needed: {}", jobs(&status.needed))?;
         writeln!(out, "unnecessary (cancel): {}", jobs(&status.unnecessary))?;
+        writeln!(out, "ready (start now): {}", jobs(&status.ready))?;
         return Ok(());
     }
     let joined = split.join(&parts).map_err(|e| match e {
