@@ -82,12 +82,12 @@ const SHALLOW_FROM: u32 = 24;
 /// children by the ordering search too: there the first child tried usually decides, as
 /// at the alpha-beta search's cut nodes, and a wrong first choice costs a failed subtree;
 /// the expected disproofs search every child anyway and keep the static evaluation
-/// (measured in results/dfpn.md, sessions 56-57).
+/// (measured in results/dfpn.md).
 const CAREFUL_FROM: u32 = 18;
 
 /// Empties of the largest leaves by default ([`Options::leaf_empties`]): on positions of
 /// 28-30 empties the proof-number tree pays only at its top levels (measured in
-/// results/dfpn.md, sessions 62-63).
+/// results/dfpn.md).
 pub const LEAF_EMPTIES: u32 = 28;
 
 /// The proof or disproof number of a solved node.

@@ -3,7 +3,7 @@
 use crate::common::*;
 
 #[test]
-fn nboard_session() {
+fn nboard_conversation() {
     let start = "BO[8 ---------------------------O*------*O--------------------------- *]";
     let script = format!(
         "nboard 2\nset depth 4\nset contempt 0\nset game (;GM[Othello]PC[NBoard]PB[a]PW[b]TY[8]{start}B[F5//0.1]W[D6];)\n\

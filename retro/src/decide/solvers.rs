@@ -10,7 +10,7 @@ pub const KISSAT_OPTIONS: &str = "--probe=false";
 /// that counts is nearly always UNSAT (the parts find the games): its configuration for
 /// unsatisfiable formulas, which on these questions proves UNSAT faster, the hard ones
 /// most; and without congruence closure and sweeping, which here cost more than they save
-/// (both measured in results/reach.md, sessions 46 and 64).
+/// (both measured in results/reach.md).
 pub const CADICAL_WHOLE_OPTIONS: &str = "--unsat --congruence=false --sweep=false";
 
 /// A SAT solver the race can run.
