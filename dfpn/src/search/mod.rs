@@ -47,7 +47,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 
 use engine::eval::{Evaluation, PatternEval};
-use engine::search::{Solver, Stop};
+use engine::search::{shallow_value, sort_depth, Solver, Stop};
 use engine::stability::score_bounds;
 use engine::{Board, Move, Square};
 
@@ -61,6 +61,14 @@ use numbers::table_hint;
 
 use value_cache::ValueCache;
 use worker::{Published, Worker};
+
+/// The value of `board`, a node's child, as the alpha-beta search ranks the same children:
+/// its ordering search at the depth for its parent's empties, full window. The search
+/// grades children so; `dfpn split` orders its jobs so.
+pub fn ordering_value(eval: &dyn Evaluation, board: &Board) -> i32 {
+    let depth = sort_depth(board.empty_count() + 1);
+    shallow_value(eval, board, depth, -30_000, 30_000)
+}
 
 /// Discs of evaluation margin over which [`Initial::Evaluation`] grades its numbers
 /// (measured on FFO #40-#52 `wld`: 24, 28 and 32 within noise, 8 and 16 worse).

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
-use engine::search::{shallow_value, sort_depth, Stop};
+use engine::search::Stop;
 use engine::stability::score_bounds;
 use engine::{Board, Move};
 
@@ -15,8 +15,8 @@ use super::numbers::{
     aggregate, best_two, child_limits, evaluation_numbers, table_hint, weighed_number,
 };
 use super::{
-    decided, with_leaf_bound, Child, Initial, ProgressReport, Shared, Stats, CAREFUL_FROM,
-    PROGRESS_INTERVAL, SHALLOW_FROM,
+    decided, ordering_value, with_leaf_bound, Child, Initial, ProgressReport, Shared, Stats,
+    CAREFUL_FROM, PROGRESS_INTERVAL, SHALLOW_FROM,
 };
 
 /// The counters of all threads, each adding its own every [`PROGRESS_INTERVAL`] nodes
@@ -383,8 +383,7 @@ impl<'a> Worker<'a> {
         if let Some(value) = values.get(board) {
             return value;
         }
-        let depth = sort_depth(board.empty_count() + 1);
-        let value = shallow_value(&*self.shared.eval, board, depth, -30_000, 30_000);
+        let value = ordering_value(&*self.shared.eval, board);
         values.put(board, value);
         value
     }

@@ -6,7 +6,6 @@ use std::path::PathBuf;
 
 use dfpn::split::Split;
 use engine::cli::{self, Failure};
-use engine::search::{shallow_value, sort_depth};
 
 #[derive(clap::Args)]
 #[command(
@@ -45,11 +44,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         .0
         .position;
     let eval = args.eval.load()?;
-    // As the search ranks its children: the ordering search at the depth of its moves.
-    let rank = |child: &engine::Board| {
-        let depth = sort_depth(child.empty_count() + 1);
-        shallow_value(&*eval, child, depth, -30_000, 30_000)
-    };
+    let rank = |child: &engine::Board| dfpn::search::ordering_value(&*eval, child);
     let split = Split::new(&position, args.threshold, args.depth, rank);
     std::fs::create_dir_all(&args.dir)
         .map_err(|e| Failure::Input(format!("{}: {e}", args.dir.display())))?;
