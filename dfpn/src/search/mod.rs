@@ -71,11 +71,11 @@ pub fn ordering_value(eval: &dyn Evaluation, board: &Board) -> i32 {
 }
 
 /// Discs of evaluation margin over which [`Initial::Evaluation`] grades its numbers
-/// (measured on FFO #40-#52 `wld`: 24, 28 and 32 within noise, 8 and 16 worse).
+/// (measured in results/dfpn.md).
 const MARGIN_RANGE: i32 = 28;
 
 /// How far beyond the threshold (in discs) [`table_hint`] puts a node the alpha-beta table
-/// has a bound for (measured on FFO #40-#53, #56-#58 `wld`, results/dfpn.md).
+/// has a bound for (measured in results/dfpn.md).
 const HINT_MARGIN: i32 = 20;
 
 /// Empties of a node from which its children are graded by a shallow search rather than

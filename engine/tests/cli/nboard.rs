@@ -56,8 +56,9 @@ fn nboard_conversation() {
     assert_eq!(lines.last(), Some(&"pong 2"));
 }
 
-/// With a time limit in the game, `go` at depth 20 (about 5 s here) answers within its
-/// share of the clock: 30 s less what black used, spread over black's remaining moves.
+/// With a time limit in the game, `go` at depth 20 (a search far longer than its share)
+/// answers within its share of the clock: 30 s less what black used, spread over black's
+/// remaining moves.
 #[test]
 fn nboard_go_keeps_to_the_clock() {
     let start = "BO[8 ---------------------------O*------*O--------------------------- *]";
