@@ -190,6 +190,14 @@ pub fn placement_rounds(occupied: u64) -> [usize; 64] {
 /// moves searched: the test below), and one after 8 moves has.
 pub const FIRST_PASS_STEP: usize = 8;
 
+/// Whether a game's first pass can fall just before step `step`: from
+/// [`FIRST_PASS_STEP`] on, but never before step 9 (no position after 9 moves without a
+/// pass leaves its side to move without a move while the other has one: the test below
+/// searches them all).
+pub fn first_pass_possible(step: usize) -> bool {
+    step >= FIRST_PASS_STEP && step != FIRST_PASS_STEP + 1
+}
+
 /// What the target and the cuts fix of the game's positions.
 struct Known {
     /// The target's discs by colour.
@@ -487,9 +495,9 @@ mod tests {
     use rand::{rngs::SmallRng, SeedableRng};
 
     #[test]
-    fn no_game_passes_before_the_first_pass_step() {
-        // Every game of up to FIRST_PASS_STEP moves: the positions whose side to move has
-        // no legal move while the other has one, by the number of moves played.
+    fn first_passes_fall_where_the_rules_let_them() {
+        // Every game of up to FIRST_PASS_STEP + 2 moves: the positions whose side to move
+        // has no legal move while the other has one, by the number of moves played.
         fn walk(board: Board, played: usize, passes: &mut [u64]) {
             let moves = board.moves();
             if moves == 0 {
@@ -500,9 +508,12 @@ mod tests {
                 }
             }
         }
-        let mut passes = [0; FIRST_PASS_STEP + 1];
+        let mut passes = [0; FIRST_PASS_STEP + 3];
         walk(Board::START, 0, &mut passes);
         assert_eq!(passes.iter().position(|&n| n > 0), Some(FIRST_PASS_STEP));
+        for (step, &n) in passes.iter().enumerate() {
+            assert_eq!(first_pass_possible(step), n > 0, "step {step}");
+        }
     }
 
     #[test]

@@ -8,7 +8,9 @@ use engine::{Color, Position};
 use super::Decision;
 
 /// The decisions on the candidates of one board, in the order asked: each side to move
-/// in turn until one is reachable or undecided. The last decision answers.
+/// in turn until one is reachable. A reachable side answers; else an undecided one (a
+/// side left open says nothing of the other: a board whose one side is hard to refute is
+/// often reachable with the other); else the last "no".
 #[derive(Clone, Debug, PartialEq)]
 pub struct Candidates {
     /// Each candidate decided, with its side to move.
@@ -17,8 +19,8 @@ pub struct Candidates {
 
 impl Candidates {
     /// Decides `candidates` (one position, or the same board with each side to move) in
-    /// turn with `decide` until one is reachable or undecided; `None` where `decide`
-    /// gives up on one (a quick pass that does not decide it).
+    /// turn with `decide` until one is reachable; `None` where `decide` gives up on one
+    /// (a quick pass that does not decide it).
     pub fn decide<E>(
         candidates: &[Position],
         mut decide: impl FnMut(&Position) -> Result<Option<Decision>, E>,
@@ -31,16 +33,23 @@ impl Candidates {
             };
             let reachable = decision.reachable;
             decisions.push((p.side, decision));
-            if reachable != Some(false) {
+            if reachable == Some(true) {
                 break;
             }
         }
         Ok(Some(Candidates { decisions }))
     }
 
-    /// The decision that answers: the reachable or undecided one, or the last "no".
+    /// The decision that answers: the reachable one, else the first undecided, else the
+    /// last "no".
     pub fn answer(&self) -> &Decision {
-        &self.decisions.last().expect("one decision at least").1
+        let with =
+            |answer: Option<bool>| self.decisions.iter().find(|(_, d)| d.reachable == answer);
+        with(Some(true))
+            .or_else(|| with(None))
+            .or(self.decisions.last())
+            .map(|(_, d)| d)
+            .expect("one decision at least")
     }
 
     /// Whether the board is unreachable with every side to move asked.
@@ -160,9 +169,17 @@ mod tests {
         );
         assert_eq!(both.proofs(), [Path::new("b.lrat"), Path::new("w.lrat")]);
         assert_eq!(both.proof_checked(), Some(false));
-        // Undecided for black: white is not asked.
+        // Undecided for black: white is asked all the same; a "no" there leaves the board
+        // undecided, a "yes" answers.
         let open = decide(&[decision(None, None, None), no(None, None)]);
-        assert_eq!((open.decisions.len(), open.answer().reachable), (1, None));
+        assert_eq!((open.decisions.len(), open.answer().reachable), (2, None));
+        assert_eq!(open.certificate().as_deref(), Some("None"));
+        assert!(open.proofs().is_empty() && open.proof_checked().is_none());
+        let later = decide(&[decision(None, None, None), decision(Some(true), None, None)]);
+        assert_eq!(
+            (later.decisions.len(), later.answer().reachable),
+            (2, Some(true))
+        );
         // A quick pass that gives up gives no answer.
         let sides = [Position::START];
         let none = Candidates::decide(&sides, |_| Ok::<_, Infallible>(None)).unwrap();

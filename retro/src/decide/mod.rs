@@ -41,7 +41,7 @@ mod solvers;
 pub use candidates::Candidates;
 use clocks::{watch, Clocks};
 use race::Race;
-use schedule::Run;
+use schedule::{Order, Run};
 pub use solvers::{SatSolver, CADICAL_WHOLE_OPTIONS, KISSAT_OPTIONS};
 
 /// Why a position was not decided, where no limit stopped the race: the first racer's
@@ -298,14 +298,17 @@ pub fn decide(
     let race = Race::new(position, options, keep);
     let (solvers, done) = (&options.solvers, &race.done);
     let no_passes = race.no_passes;
-    let runs_per_seed = solvers.len() * Run::slots(!no_passes).len();
+    let order = Order {
+        odd_passes: !no_passes,
+        whole_first: options.whole_first,
+    };
+    let runs_per_seed = solvers.len() * Run::slots(order).len();
     let next_run = std::sync::atomic::AtomicUsize::new(0);
     // Whether the processor-time limit stopped the race.
     let mut cpu_spent = false;
     let nodes = Mutex::new(0u64);
     let workers = options.workers.max(1);
-    let opening =
-        Run::opening(solvers, !no_passes, race.proof_needed).filter(|_| options.whole_first);
+    let opening = Run::opening(solvers, order, race.proof_needed).filter(|_| options.whole_first);
     // A worker takes runs until one answers, or until the runs are spent (no external
     // solver: varisat once per part; every solver failed to run).
     let sat_runs = || loop {
@@ -314,10 +317,19 @@ pub fn decide(
         if done.load(Relaxed) || spent || race.broken.iter().all(|b| b.load(Relaxed)) {
             return;
         }
-        let run = Run::of(k, solvers.len(), !no_passes);
+        let run = Run::of(k, solvers.len(), order);
         if Some(run) != opening {
             race.sat_run(run);
         }
+    };
+    let early_runs = || loop {
+        let k = next_run.load(Relaxed);
+        let run = Run::of(k, solvers.len(), order);
+        if done.load(Relaxed) || !schedule::is_early(run.part) {
+            return;
+        }
+        next_run.fetch_add(1, Relaxed);
+        race.sat_run(run);
     };
     let backward = || {
         let result = reach(
@@ -338,13 +350,18 @@ pub fn decide(
     std::thread::scope(|scope| {
         let (finished, all_finished) = std::sync::mpsc::channel::<()>();
         for w in 0..workers {
-            let (backward, sat_runs, race) = (&backward, &sat_runs, &race);
+            let (backward, sat_runs, early_runs, race) = (&backward, &sat_runs, &early_runs, &race);
             let finished = finished.clone();
             scope.spawn(move || {
                 if w == 0 {
                     backward();
                 }
                 if let Some(run) = opening.filter(|_| w == workers - 1) {
+                    // Alone, the worker first takes the early single-pass parts (each
+                    // bounded: EARLY_BUDGET) that the schedule opens with.
+                    if workers == 1 {
+                        early_runs();
+                    }
                     if !done.load(Relaxed) {
                         race.sat_run(run);
                     }

@@ -3,18 +3,23 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use engine::Position;
 use satgen::solve::{Embedded, Outcome};
 use satgen::target::{decode_target, encode_target, Cube, Target};
 
 use super::certificates::{certify_lrat, certify_varisat};
-use super::schedule::{Run, PARTS};
+use super::schedule::{early, is_early, Run, EARLY_PASSES, LATE_PART, PARTS};
 use super::{DecideError, Found, Method, Options, SatSolver};
 
 /// How long the part of the game's question without passes before the last moves leaves
 /// them free: most real games pass only near the end, if at all.
 const LATE: usize = 12;
+
+/// How long one run of an early single-pass part may take: most are refuted or hold the
+/// game within it (results/reach.md); a longer one gives its thread back to the rest.
+pub(super) const EARLY_BUDGET: Duration = Duration::from_secs(30);
 
 /// The race's shared state: the questions (parts of the game's question), which are
 /// refuted, which solvers failed to run, and the answer once one is found.
@@ -22,7 +27,6 @@ pub(super) struct Race<'a> {
     position: &'a Position,
     options: &'a Options,
     keep: Option<&'a Path>,
-    steps: usize,
     pub(super) no_passes: bool,
     /// The parts, the whole question last.
     parts: [Cube; PARTS],
@@ -64,18 +68,27 @@ impl<'a> Race<'a> {
         keep: Option<&'a Path>,
     ) -> Race<'a> {
         let steps = satgen::target::moves_played(position);
-        let parts: [Cube; PARTS] = [
-            Cube::NO_PASSES,
-            Cube {
-                single_pass_before: Some(steps.saturating_sub(1)),
-                ..Cube::default()
-            },
-            Cube {
-                no_passes_before: steps.saturating_sub(LATE),
-                ..Cube::default()
-            },
-            Cube::default(),
-        ];
+        let single = |k: usize| Cube {
+            single_pass_before: Some(k),
+            ..Cube::default()
+        };
+        let mut parts = [Cube::default(); PARTS];
+        parts[0] = Cube::NO_PASSES;
+        parts[1] = single(steps.saturating_sub(1));
+        for (i, &k) in EARLY_PASSES.iter().enumerate() {
+            parts[early(i)] = single(k);
+        }
+        parts[LATE_PART] = Cube {
+            no_passes_before: steps.saturating_sub(LATE),
+            ..Cube::default()
+        };
+        let mut useful = [true; PARTS];
+        useful[1] = steps >= 2;
+        for (i, &k) in EARLY_PASSES.iter().enumerate() {
+            // Before the last move, the early pass would be part 1's.
+            useful[early(i)] = k + 1 < steps;
+        }
+        useful[LATE_PART] = steps > LATE;
         // The whole question's UNSAT is an answer only from solvers that prove it (unless
         // their word is trusted); where none of them does, the first solver's turn goes to
         // varisat. The others still search it for games: only the whole question holds a
@@ -86,12 +99,11 @@ impl<'a> Race<'a> {
             position,
             options,
             keep,
-            steps,
             no_passes: satgen::target::no_passes_possible(position),
             parts,
-            // Which of the first two parts the side to move allows is the schedule's
-            // choice (`Run::slots`); here only what the number of moves rules out.
-            useful: [true, steps >= 2, steps > LATE, true],
+            // Which parts the side to move allows is the schedule's choice
+            // (`Run::slots`); here only what the number of moves rules out.
+            useful,
             unsat: Default::default(),
             questions: Default::default(),
             broken: options
@@ -155,8 +167,15 @@ impl<'a> Race<'a> {
         let whole = part == PARTS - 1;
         let target =
             self.questions[part].get_or_init(|| encode_target(self.position, self.parts[part]));
-        // A part another run refuted meanwhile has nothing left to tell.
-        let stop = || self.done.load(Relaxed) || (!whole && self.unsat[part].load(Relaxed));
+        // A part another run refuted meanwhile has nothing left to tell; an early
+        // single-pass part has its budget.
+        let started = Instant::now();
+        let early = is_early(part);
+        let stop = || {
+            self.done.load(Relaxed)
+                || (!whole && self.unsat[part].load(Relaxed))
+                || (early && started.elapsed() > EARLY_BUDGET)
+        };
         let command = solver.command(seed, whole);
         let dimacs =
             |mut out: &mut dyn std::io::Write| satgen::dimacs::write_target(&mut out, target);
@@ -227,14 +246,12 @@ impl<'a> Race<'a> {
 
     /// How a SAT answer names the part that held the game.
     fn label(&self, part: usize) -> String {
-        match part {
-            0 => " (games without passes)".to_string(),
-            1 => format!(" (one pass, before move {})", self.steps),
-            2 => format!(
-                " (no pass before move {})",
-                self.parts[2].no_passes_before + 1
-            ),
-            _ => String::new(),
+        let cube = &self.parts[part];
+        match (cube.single_pass_before, cube.no_passes_before) {
+            (Some(k), _) => format!(" (one pass, before move {})", k + 1),
+            (None, usize::MAX) => " (games without passes)".to_string(),
+            (None, 0) => String::new(),
+            (None, n) => format!(" (no pass before move {})", n + 1),
         }
     }
 

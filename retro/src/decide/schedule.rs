@@ -3,9 +3,36 @@
 
 use super::SatSolver;
 
+/// The steps before which the early single-pass parts put their pass: every step where a
+/// game's first pass can fall, up to 13 ([`satgen::target::first_pass_possible`]).
+pub(super) const EARLY_PASSES: [usize; 5] = [8, 10, 11, 12, 13];
+
 /// The parts of the question the race solves: without passes, with a single pass before
-/// the last move, without passes before the last moves, whole.
-pub(super) const PARTS: usize = 4;
+/// the last move, with a single pass before each of [`EARLY_PASSES`], without passes
+/// before the last moves, whole.
+pub(super) const PARTS: usize = 4 + EARLY_PASSES.len();
+
+/// The part with a single pass before `EARLY_PASSES[i]`.
+pub(super) const fn early(i: usize) -> usize {
+    2 + i
+}
+
+/// Whether `part` is one of the early single-pass parts.
+pub(super) fn is_early(part: usize) -> bool {
+    (early(0)..early(EARLY_PASSES.len())).contains(&part)
+}
+
+/// The part without passes before the last moves.
+pub(super) const LATE_PART: usize = PARTS - 2;
+
+/// What orders the runs: whether the target needs an odd number of passes, and whether
+/// the whole question opens ([`Options::whole_first`](super::Options::whole_first): random
+/// boards, mostly unreachable).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Order {
+    pub(super) odd_passes: bool,
+    pub(super) whole_first: bool,
+}
 
 /// The race's `k`-th SAT run: which solver, part and seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -22,8 +49,8 @@ impl Run {
     /// without passes reaches it) a single pass before the last move; there the part
     /// without passes before the last moves runs twice too, so that after the
     /// single-pass part is refuted (the pass lies elsewhere) both threads race on it.
-    pub(super) fn of(k: usize, solvers: usize, odd_passes: bool) -> Run {
-        let slots = Run::slots(odd_passes);
+    pub(super) fn of(k: usize, solvers: usize, order: Order) -> Run {
+        let slots = Run::slots(order);
         let round = k / (solvers * slots.len());
         let slot = k % slots.len();
         let (part, twice) = slots[slot];
@@ -39,24 +66,53 @@ impl Run {
     /// The run [`Options::whole_first`](super::Options::whole_first) opens with: the schedule's first run of the whole
     /// question that may answer (by a solver that proves UNSAT, or by any where its word
     /// is trusted), so that the schedule skips it.
-    pub(super) fn opening(
-        solvers: &[SatSolver],
-        odd_passes: bool,
-        proof_needed: bool,
-    ) -> Option<Run> {
-        (0..solvers.len() * Run::slots(odd_passes).len())
-            .map(|k| Run::of(k, solvers.len(), odd_passes))
+    pub(super) fn opening(solvers: &[SatSolver], order: Order, proof_needed: bool) -> Option<Run> {
+        (0..solvers.len() * Run::slots(order).len())
+            .map(|k| Run::of(k, solvers.len(), order))
             .find(|run| {
                 run.part == PARTS - 1 && (!proof_needed || solvers[run.solver].writes_proof())
             })
     }
 
-    /// One solver's runs in a round: (part, runs of that part per round).
-    pub(super) fn slots(odd_passes: bool) -> &'static [(usize, usize)] {
-        if odd_passes {
-            &[(1, 2), (1, 2), (2, 2), (2, 2), (3, 1)]
-        } else {
-            &[(0, 2), (0, 2), (2, 1), (3, 1)]
+    /// One solver's runs in a round: (part, runs of that part per round). Where the
+    /// target needs an odd number of passes, the early single-pass parts, each small and
+    /// given [`EARLY_BUDGET`](super::race::EARLY_BUDGET): first on random boards, where
+    /// the pass of the reachable ones most often comes early (results/reach.md); else
+    /// after one run of the part with a single pass before the last move, the typical
+    /// game of a full board.
+    pub(super) fn slots(order: Order) -> &'static [(usize, usize)] {
+        const WHOLE: usize = PARTS - 1;
+        /// The odd schedule: the early parts once each, the single pass before the last
+        /// move twice (once before the early parts where `last_pass_first`), the late part
+        /// twice, the whole question.
+        const fn odd(last_pass_first: bool) -> [(usize, usize); 10] {
+            let mut slots = [(WHOLE, 1); 10];
+            let mut at = 0;
+            if last_pass_first {
+                slots[0] = (1, 2);
+                at = 1;
+            }
+            let mut i = 0;
+            while i < EARLY_PASSES.len() {
+                slots[at] = (early(i), 1);
+                at += 1;
+                i += 1;
+            }
+            if !last_pass_first {
+                slots[at] = (1, 2);
+                at += 1;
+            }
+            slots[at] = (1, 2);
+            slots[at + 1] = (LATE_PART, 2);
+            slots[at + 2] = (LATE_PART, 2);
+            slots
+        }
+        const ODD_EARLY_FIRST: [(usize, usize); 10] = odd(false);
+        const ODD_LAST_PASS_FIRST: [(usize, usize); 10] = odd(true);
+        match (order.odd_passes, order.whole_first) {
+            (true, true) => &ODD_EARLY_FIRST,
+            (true, false) => &ODD_LAST_PASS_FIRST,
+            (false, _) => &[(0, 2), (0, 2), (LATE_PART, 1), (WHOLE, 1)],
         }
     }
 }
@@ -65,37 +121,67 @@ impl Run {
 mod tests {
     use super::*;
 
+    const ODD_BOARDS: Order = Order {
+        odd_passes: true,
+        whole_first: true,
+    };
+    const ODD_GAMES: Order = Order {
+        odd_passes: true,
+        whole_first: false,
+    };
+    const EVEN: Order = Order {
+        odd_passes: false,
+        whole_first: false,
+    };
+
     #[test]
     fn runs_cover_each_solver_part_and_seed_once() {
         let run = |solver, part, seed| Run { solver, part, seed };
-        let first: Vec<Run> = (0..6).map(|k| Run::of(k, 2, true)).collect();
+        const WHOLE: usize = PARTS - 1;
+        // An odd number of passes, random boards: the early single-pass parts, the single
+        // pass before the last move and the late part twice each, the whole question;
+        // then the next solver.
+        let first: Vec<Run> = (0..11).map(|k| Run::of(k, 2, ODD_BOARDS)).collect();
         assert_eq!(
             first,
             [
+                run(0, early(0), 1),
+                run(0, early(1), 1),
+                run(0, early(2), 1),
+                run(0, early(3), 1),
+                run(0, early(4), 1),
                 run(0, 1, 1),
                 run(0, 1, 2),
-                run(0, 2, 1),
-                run(0, 2, 2),
-                run(0, 3, 1),
-                run(1, 1, 1)
+                run(0, LATE_PART, 1),
+                run(0, LATE_PART, 2),
+                run(0, WHOLE, 1),
+                run(1, early(0), 1),
             ]
         );
-        assert_eq!(Run::of(10, 2, true), run(0, 1, 3));
+        assert_eq!(Run::of(20, 2, ODD_BOARDS), run(0, early(0), 2));
+        assert_eq!(Run::of(25, 2, ODD_BOARDS), run(0, 1, 3));
+        // Positions of games: one run of the single pass before the last move first.
+        let first: Vec<Run> = (0..3).map(|k| Run::of(k, 2, ODD_GAMES)).collect();
+        assert_eq!(
+            first,
+            [run(0, 1, 1), run(0, early(0), 1), run(0, early(1), 1)]
+        );
+        assert_eq!(Run::of(6, 2, ODD_GAMES), run(0, 1, 2));
         // Without passes, the part without them first, with two seeds.
-        let first: Vec<Run> = (0..5).map(|k| Run::of(k, 2, false)).collect();
+        let first: Vec<Run> = (0..5).map(|k| Run::of(k, 2, EVEN)).collect();
         assert_eq!(
             first,
             [
                 run(0, 0, 1),
                 run(0, 0, 2),
-                run(0, 2, 1),
-                run(0, 3, 1),
+                run(0, LATE_PART, 1),
+                run(0, WHOLE, 1),
                 run(1, 0, 1)
             ]
         );
-        assert_eq!(Run::of(8, 2, false), run(0, 0, 3));
-        for odd_passes in [false, true] {
-            let runs: Vec<Run> = (0..80).map(|k| Run::of(k, 2, odd_passes)).collect();
+        assert_eq!(Run::of(8, 2, EVEN), run(0, 0, 3));
+        for order in [ODD_BOARDS, ODD_GAMES, EVEN] {
+            let runs: Vec<Run> = (0..200).map(|k| Run::of(k, 2, order)).collect();
             let distinct: std::collections::HashSet<Run> = runs.iter().copied().collect();
             assert_eq!(distinct.len(), runs.len());
             // Every part each solver runs gets seeds 1, 2, ... with none skipped.
@@ -108,13 +194,28 @@ mod tests {
                         .collect();
                     seeds.sort();
                     assert!(seeds.iter().enumerate().all(|(i, &s)| s == i + 1));
-                    // The part that cannot hold the game: none without passes where
+                    // The parts that cannot hold the game: none without passes where
                     // they are odd, none with a single pass where they are even.
-                    let never = if odd_passes { 0 } else { 1 };
-                    assert_eq!(seeds.is_empty(), part == never);
+                    let never = if order.odd_passes {
+                        part == 0
+                    } else {
+                        part == 1 || is_early(part)
+                    };
+                    assert_eq!(seeds.is_empty(), never);
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_early_parts_are_every_early_first_pass() {
+        let steps: Vec<usize> = (0..=EARLY_PASSES[EARLY_PASSES.len() - 1])
+            .filter(|&k| satgen::target::first_pass_possible(k))
+            .collect();
+        assert_eq!(steps, EARLY_PASSES);
+        assert!((0..PARTS)
+            .filter(|&p| is_early(p))
+            .eq(early(0)..early(EARLY_PASSES.len())));
     }
 
     #[test]
@@ -130,18 +231,18 @@ mod tests {
         };
         let both = [kissat.clone(), cadical];
         // Kissat's UNSAT is no answer without a proof: CaDiCaL's whole question opens.
-        assert_eq!(Run::opening(&both, false, true), run(1, 3, 1));
-        assert_eq!(Run::opening(&both, true, true), run(1, 3, 1));
+        assert_eq!(Run::opening(&both, EVEN, true), run(1, PARTS - 1, 1));
+        assert_eq!(Run::opening(&both, ODD_BOARDS, true), run(1, PARTS - 1, 1));
         // Trusted, the first solver's.
-        assert_eq!(Run::opening(&both, true, false), run(0, 3, 1));
+        assert_eq!(Run::opening(&both, ODD_BOARDS, false), run(0, PARTS - 1, 1));
         assert_eq!(
-            Run::opening(&[SatSolver::Varisat], false, true),
-            run(0, 3, 1)
+            Run::opening(&[SatSolver::Varisat], EVEN, true),
+            run(0, PARTS - 1, 1)
         );
         // None proves it: varisat stands in on its turn, as without `whole_first`.
-        assert_eq!(Run::opening(&[kissat], false, true), None);
+        assert_eq!(Run::opening(&[kissat], EVEN, true), None);
         // The opening is a run of the schedule (which then skips it).
-        let opening = Run::opening(&both, true, true).unwrap();
-        assert!((0..20).any(|k| Run::of(k, 2, true) == opening));
+        let opening = Run::opening(&both, ODD_BOARDS, true).unwrap();
+        assert!((0..20).any(|k| Run::of(k, 2, ODD_BOARDS) == opening));
     }
 }

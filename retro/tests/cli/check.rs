@@ -125,6 +125,52 @@ fn reach_by_sat_in_json() {
     assert_eq!(*game.unwrap().last(), position);
 }
 
+/// The position after the first game (in move order) whose first pass falls after 8
+/// moves, the earliest, and 6 moves more (the first legal each time; none passes): every
+/// game reaching it passes an odd number of times.
+fn early_pass_position() -> engine::Position {
+    use engine::{Bitboard, Move, Position};
+    fn walk(position: Position, played: usize) -> Option<Position> {
+        let moves = position.board.moves();
+        if played == satgen::target::FIRST_PASS_STEP {
+            return (moves == 0 && position.board.pass().moves() != 0)
+                .then(|| position.play(Move::Pass).unwrap());
+        }
+        Bitboard(moves).find_map(|sq| walk(position.play(Move::Play(sq)).unwrap(), played + 1))
+    }
+    let mut position = walk(Position::START, 0).expect("a first pass after 8 moves");
+    for _ in 0..6 {
+        let sq = Bitboard(position.board.moves()).next().expect("a move");
+        position = position.play(Move::Play(sq)).unwrap();
+    }
+    assert!(!satgen::target::no_passes_possible(&position));
+    position
+}
+
+/// Where the side to move needs an odd number of passes, a single worker opening with the
+/// whole question first takes the early single-pass parts: the game, its pass after 8
+/// moves, comes from the first of them.
+#[test]
+fn an_early_pass_is_found_by_its_own_part() {
+    let position = early_pass_position();
+    let obf = engine::Obf::new(position).to_string();
+    let output = retro(
+        &[
+            &reach_by_sat(&obf, "varisat")[..],
+            &["--json", "--whole-first", "--threads", "1"],
+        ]
+        .concat(),
+    );
+    assert!(output.status.success(), "{output:?}");
+    let row = &json_lines(&output)[0];
+    assert_eq!(row["reachable"], true);
+    assert_eq!(row["solver"], "varisat (one pass, before move 9)");
+    let witness = row["witness"].as_str().unwrap();
+    assert_eq!(&witness[16..18], "ps", "{witness}");
+    let game = engine::Game::replay(engine::Position::START, witness);
+    assert_eq!(*game.unwrap().last(), position);
+}
+
 /// A file with a reachable position, a refuted one and one left undecided by its time
 /// limit: three answers, each saying how it was shown, and the totals.
 #[test]
