@@ -57,8 +57,8 @@ fn nboard_conversation() {
 }
 
 /// With a time limit in the game, `go` at depth 20 (a search far longer than its share)
-/// answers within its share of the clock: 30 s less what black used, spread over black's
-/// remaining moves.
+/// answers within its share of the clock: the game's time (`TI`) less what black used,
+/// spread over black's remaining moves.
 #[test]
 fn nboard_go_keeps_to_the_clock() {
     let start = "BO[8 ---------------------------O*------*O--------------------------- *]";

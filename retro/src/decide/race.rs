@@ -10,7 +10,7 @@ use satgen::solve::{Embedded, Outcome};
 use satgen::target::{decode_target, encode_target, Cube, Target};
 
 use super::certificates::{certify_lrat, certify_varisat};
-use super::schedule::{early, is_early, Run, EARLY_PASSES, LATE_PART, PARTS};
+use super::schedule::{early, is_early, Run, EARLY_PASSES, LATE_PART, PARTS, WHOLE_PART};
 use super::{DecideError, Found, Method, Options, SatSolver};
 
 /// How long the part of the game's question without passes before the last moves leaves
@@ -73,21 +73,19 @@ impl<'a> Race<'a> {
             ..Cube::default()
         };
         let mut parts = [Cube::default(); PARTS];
+        let mut useful = [true; PARTS];
         parts[0] = Cube::NO_PASSES;
         parts[1] = single(steps.saturating_sub(1));
+        useful[1] = steps >= 2;
         for (i, &k) in EARLY_PASSES.iter().enumerate() {
             parts[early(i)] = single(k);
+            // Before the last move, the early pass would be part 1's.
+            useful[early(i)] = k + 1 < steps;
         }
         parts[LATE_PART] = Cube {
             no_passes_before: steps.saturating_sub(LATE),
             ..Cube::default()
         };
-        let mut useful = [true; PARTS];
-        useful[1] = steps >= 2;
-        for (i, &k) in EARLY_PASSES.iter().enumerate() {
-            // Before the last move, the early pass would be part 1's.
-            useful[early(i)] = k + 1 < steps;
-        }
         useful[LATE_PART] = steps > LATE;
         // The whole question's UNSAT is an answer only from solvers that prove it (unless
         // their word is trusted); where none of them does, the first solver's turn goes to
@@ -134,7 +132,7 @@ impl<'a> Race<'a> {
     /// question needs a solver that proves (varisat standing in for the first), varisat
     /// runs once, and a refuted part or one the moves rule out is skipped.
     fn solver_of(&self, run: Run) -> Option<&'a SatSolver> {
-        let whole = run.part == PARTS - 1;
+        let whole = run.part == WHOLE_PART;
         let solvers = &self.options.solvers;
         let solver = match &solvers[run.solver] {
             s if whole && self.proof_needed && !s.writes_proof() => match run.solver {
@@ -164,17 +162,17 @@ impl<'a> Race<'a> {
         let Some(solver) = self.solver_of(run) else {
             return;
         };
-        let whole = part == PARTS - 1;
+        let whole = part == WHOLE_PART;
         let target =
             self.questions[part].get_or_init(|| encode_target(self.position, self.parts[part]));
         // A part another run refuted meanwhile has nothing left to tell; an early
         // single-pass part has its budget.
         let started = Instant::now();
-        let early = is_early(part);
+        let budgeted = is_early(part);
         let stop = || {
             self.done.load(Relaxed)
                 || (!whole && self.unsat[part].load(Relaxed))
-                || (early && started.elapsed() > EARLY_BUDGET)
+                || (budgeted && started.elapsed() > EARLY_BUDGET)
         };
         let command = solver.command(seed, whole);
         let dimacs =

@@ -25,6 +25,9 @@ pub(super) fn is_early(part: usize) -> bool {
 /// The part without passes before the last moves.
 pub(super) const LATE_PART: usize = PARTS - 2;
 
+/// The whole question.
+pub(super) const WHOLE_PART: usize = PARTS - 1;
+
 /// What orders the runs: whether the target needs an odd number of passes, and whether
 /// the whole question opens ([`Options::whole_first`](super::Options::whole_first): random
 /// boards, mostly unreachable).
@@ -70,7 +73,7 @@ impl Run {
         (0..solvers.len() * Run::slots(order).len())
             .map(|k| Run::of(k, solvers.len(), order))
             .find(|run| {
-                run.part == PARTS - 1 && (!proof_needed || solvers[run.solver].writes_proof())
+                run.part == WHOLE_PART && (!proof_needed || solvers[run.solver].writes_proof())
             })
     }
 
@@ -81,12 +84,11 @@ impl Run {
     /// after one run of the part with a single pass before the last move, the typical
     /// game of a full board.
     pub(super) fn slots(order: Order) -> &'static [(usize, usize)] {
-        const WHOLE: usize = PARTS - 1;
         /// The odd schedule: the early parts once each, the single pass before the last
         /// move twice (once before the early parts where `last_pass_first`), the late part
         /// twice, the whole question.
         const fn odd(last_pass_first: bool) -> [(usize, usize); 10] {
-            let mut slots = [(WHOLE, 1); 10];
+            let mut slots = [(WHOLE_PART, 1); 10];
             let mut at = 0;
             if last_pass_first {
                 slots[0] = (1, 2);
@@ -112,7 +114,7 @@ impl Run {
         match (order.odd_passes, order.whole_first) {
             (true, true) => &ODD_EARLY_FIRST,
             (true, false) => &ODD_LAST_PASS_FIRST,
-            (false, _) => &[(0, 2), (0, 2), (LATE_PART, 1), (WHOLE, 1)],
+            (false, _) => &[(0, 2), (0, 2), (LATE_PART, 1), (WHOLE_PART, 1)],
         }
     }
 }
@@ -137,7 +139,6 @@ mod tests {
     #[test]
     fn runs_cover_each_solver_part_and_seed_once() {
         let run = |solver, part, seed| Run { solver, part, seed };
-        const WHOLE: usize = PARTS - 1;
         // An odd number of passes, random boards: the early single-pass parts, the single
         // pass before the last move and the late part twice each, the whole question;
         // then the next solver.
@@ -154,7 +155,7 @@ mod tests {
                 run(0, 1, 2),
                 run(0, LATE_PART, 1),
                 run(0, LATE_PART, 2),
-                run(0, WHOLE, 1),
+                run(0, WHOLE_PART, 1),
                 run(1, early(0), 1),
             ]
         );
@@ -175,7 +176,7 @@ mod tests {
                 run(0, 0, 1),
                 run(0, 0, 2),
                 run(0, LATE_PART, 1),
-                run(0, WHOLE, 1),
+                run(0, WHOLE_PART, 1),
                 run(1, 0, 1)
             ]
         );
@@ -231,13 +232,16 @@ mod tests {
         };
         let both = [kissat.clone(), cadical];
         // Kissat's UNSAT is no answer without a proof: CaDiCaL's whole question opens.
-        assert_eq!(Run::opening(&both, EVEN, true), run(1, PARTS - 1, 1));
-        assert_eq!(Run::opening(&both, ODD_BOARDS, true), run(1, PARTS - 1, 1));
+        assert_eq!(Run::opening(&both, EVEN, true), run(1, WHOLE_PART, 1));
+        assert_eq!(Run::opening(&both, ODD_BOARDS, true), run(1, WHOLE_PART, 1));
         // Trusted, the first solver's.
-        assert_eq!(Run::opening(&both, ODD_BOARDS, false), run(0, PARTS - 1, 1));
+        assert_eq!(
+            Run::opening(&both, ODD_BOARDS, false),
+            run(0, WHOLE_PART, 1)
+        );
         assert_eq!(
             Run::opening(&[SatSolver::Varisat], EVEN, true),
-            run(0, PARTS - 1, 1)
+            run(0, WHOLE_PART, 1)
         );
         // None proves it: varisat stands in on its turn, as without `whole_first`.
         assert_eq!(Run::opening(&[kissat], EVEN, true), None);
