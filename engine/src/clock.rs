@@ -1,5 +1,9 @@
 //! Processor time, the measure of work behind `--cpu-limit` and the tools' timings: on a
-//! shared machine wall seconds measure the load as much as the work.
+//! shared machine wall seconds measure the load as much as the work; and deadlines for
+//! work that reads a stop flag ([`until`]).
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::{Duration, Instant};
 
 /// Whose processor time a [`cpu_seconds`] reading counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +101,56 @@ fn running_descendants_cpu_seconds() -> f64 {
     0.0
 }
 
+/// How [`until`] ended the work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// The work ended by itself (or was stopped by `stop`).
+    Itself,
+    /// The deadline passed first: the flag the work read was raised for it.
+    Deadline,
+}
+
+/// Runs `work` with a flag that is raised when `stop` is or at `deadline` (none: `stop`
+/// itself): a watcher thread polls the clock, so that the search reads one flag only, as
+/// it reads Ctrl-C's. The work's result and whether the deadline ended it.
+pub fn until<T>(
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+    work: impl FnOnce(&AtomicBool) -> T,
+) -> (T, Ended) {
+    let Some(deadline) = deadline else {
+        return (work(stop), Ended::Itself);
+    };
+    let (expired, late, done) = (
+        AtomicBool::new(stop.load(Relaxed)),
+        AtomicBool::new(false),
+        AtomicBool::new(false),
+    );
+    std::thread::scope(|scope| {
+        let watcher = scope.spawn(|| {
+            while !done.load(Relaxed) {
+                let now = Instant::now();
+                if now >= deadline || stop.load(Relaxed) {
+                    late.store(now >= deadline, Relaxed);
+                    expired.store(true, Relaxed);
+                    break;
+                }
+                // Wakes early when the work ends; polls Ctrl-C meanwhile.
+                std::thread::park_timeout((deadline - now).min(Duration::from_millis(20)));
+            }
+        });
+        let result = work(&expired);
+        done.store(true, Relaxed);
+        watcher.thread().unpark();
+        watcher.join().expect("the watcher does not panic");
+        let ended = match late.load(Relaxed) && !stop.load(Relaxed) {
+            true => Ended::Deadline,
+            false => Ended::Itself,
+        };
+        (result, ended)
+    })
+}
+
 /// Processor time since it was started, on one [`CpuClock`]: the counterpart of
 /// `Instant` for [`cpu_seconds`].
 #[derive(Clone, Copy, Debug)]
@@ -119,5 +173,42 @@ impl CpuTimer {
         self.start
             .zip(cpu_seconds(self.clock))
             .map(|(start, now)| now - start)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Work that waits for its flag, and how long it waited.
+    fn wait_for(flag: &AtomicBool) -> Duration {
+        let start = Instant::now();
+        while !flag.load(Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        start.elapsed()
+    }
+
+    #[test]
+    fn until_raises_the_flag_at_the_deadline_or_with_stop() {
+        let stop = AtomicBool::new(false);
+        let deadline = Instant::now() + Duration::from_millis(50);
+        let (waited, ended) = until(Some(deadline), &stop, wait_for);
+        assert_eq!(ended, Ended::Deadline);
+        assert!(waited >= Duration::from_millis(45), "{waited:?}");
+        // Work that ends by itself ends the watcher at once, however far the deadline.
+        let far = Instant::now() + Duration::from_secs(3600);
+        let started = Instant::now();
+        assert_eq!(until(Some(far), &stop, |_| 7), (7, Ended::Itself));
+        assert!(started.elapsed() < Duration::from_secs(60));
+        // Ctrl-C before the deadline is not the deadline; without one, the work reads stop.
+        stop.store(true, Relaxed);
+        let (waited, ended) = until(Some(far), &stop, wait_for);
+        assert_eq!(ended, Ended::Itself);
+        assert!(waited < Duration::from_secs(60));
+        assert_eq!(
+            until(None, &stop, |f| std::ptr::eq(f, &stop)),
+            (true, Ended::Itself)
+        );
     }
 }

@@ -143,6 +143,43 @@ pub fn parse_with_clock(text: &str) -> Result<(Game, Option<Clock>), String> {
     Ok((game, clock))
 }
 
+/// `game` as one GGF game (the inverse of [`parse`]): the players' names, black's final
+/// disc difference as the result when the game is over, the first position and the moves;
+/// passes are left out, as GGF leaves forced passes out.
+pub fn format(game: &Game, black: &str, white: &str) -> String {
+    let first = game.positions[0];
+    let (b, w) = first.discs();
+    let squares: String = (0..64)
+        .map(|i| match (b >> i & 1, w >> i & 1) {
+            (1, _) => '*',
+            (_, 1) => 'O',
+            _ => '-',
+        })
+        .collect();
+    let side = |c: Color| if c == Color::Black { "*" } else { "O" };
+    let mut text = format!("(;GM[Othello]PB[{black}]PW[{white}]");
+    let last = game.last();
+    if last.board.is_game_over() {
+        let score = match last.side {
+            Color::Black => last.board.final_score(),
+            Color::White => -last.board.final_score(),
+        };
+        text += &format!("RE[{score:+}]");
+    }
+    text += &format!("TY[8]BO[8 {squares} {}]", side(first.side));
+    for (position, mv) in game.positions.iter().zip(&game.moves) {
+        if *mv != Move::Pass {
+            let name = if position.side == Color::Black {
+                "B"
+            } else {
+                "W"
+            };
+            text += &format!("{name}[{mv}]");
+        }
+    }
+    text + ";)"
+}
+
 /// Seconds from `m:ss`, `h:mm:ss` or `s`; anything after a `/` (GGS increments) is
 /// ignored.
 fn parse_time(value: &str) -> Result<f64, String> {
@@ -190,6 +227,7 @@ fn parse_board(value: &str) -> Result<Position, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::SeedableRng;
 
     const START: &str = "BO[8 ---------------------------O*------*O--------------------------- *]";
 
@@ -202,6 +240,25 @@ mod tests {
         assert_eq!(game.positions[0], Position::START);
         assert_eq!(game.moves, ["f5".parse().unwrap(), "d6".parse().unwrap()]);
         assert_eq!(game.last().side, Color::Black);
+    }
+
+    #[test]
+    fn format_is_the_inverse_of_parse() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for plies in [0, 1, 20, 70] {
+            let game = Game::random(&mut rng, plies);
+            let text = format(&game, "a", "b");
+            assert_eq!(parse(&text).unwrap(), game, "{text}");
+            assert_eq!(split_games(&text).unwrap(), [(1, text.as_str())]);
+            // Over, the game says black's final disc difference.
+            let last = game.last();
+            assert_eq!(last.board.is_game_over(), text.contains("RE["), "{text}");
+        }
+        let text = format(&Game::replay(Position::START, "f5d6").unwrap(), "x", "y");
+        assert_eq!(
+            text,
+            format!("(;GM[Othello]PB[x]PW[y]TY[8]{START}B[f5]W[d6];)")
+        );
     }
 
     #[test]

@@ -64,3 +64,48 @@ fn wld_gives_a_keeping_move() {
         );
     }
 }
+
+/// `--time-limit`: the start position (60 empties) is left unknown at the limit and the
+/// run goes on to FFO #1; `compare` lists the unknown position but keeps it out of the
+/// totals. Without the limit the run would not end: it is killed after a minute, failing.
+#[test]
+fn a_position_over_the_time_limit_is_unknown_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let start = "---------------------------OX------XO--------------------------- X;";
+    std::fs::write(path("two.obf"), format!("{start}\n{FFO1}\n")).unwrap();
+    let runs: Vec<String> = ["first", "second"]
+        .iter()
+        .map(|name| {
+            // coreutils' `timeout` ends the run after a minute (exit 124) if the limit did not.
+            let output = std::process::Command::new("timeout")
+                .args(["60", env!("CARGO_BIN_EXE_dfpn"), "wld", &path("two.obf")])
+                .args("--time-limit 0.5 --json --threads 1 --hash-mb 16".split(' '))
+                .output()
+                .unwrap();
+            assert!(output.status.success(), "{output:?}");
+            let rows = json_lines(&output);
+            assert_eq!(rows.len(), 3);
+            assert_eq!(
+                (&rows[0]["unknown"], &rows[0]["wld"]),
+                (&true.into(), &serde_json::Value::Null)
+            );
+            assert!(rows[0]["seconds"].as_f64().unwrap() >= 0.5);
+            assert_eq!(rows[1]["wld"], "win");
+            assert_eq!(
+                (&rows[2]["positions"], &rows[2]["unknown"]),
+                (&1.into(), &1.into())
+            );
+            std::fs::write(path(name), &output.stdout).unwrap();
+            path(name)
+        })
+        .collect();
+    let output = dfpn(&["compare", "--first", &runs[0], "--second", &runs[1]]);
+    assert!(output.status.success(), "{output:?}");
+    let table = stdout(&output);
+    assert!(table.contains("unknown: over a time limit"), "{table}");
+    assert!(
+        table.contains("total: 1 positions") && table.contains("1 left out"),
+        "{table}"
+    );
+}

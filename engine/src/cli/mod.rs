@@ -209,7 +209,8 @@ pub fn rows_by_index(
     Ok((rows, summaries))
 }
 
-/// A batch row's answer as the tables print it: its win/draw/loss, or its score.
+/// A batch row's answer as the tables print it: its win/draw/loss, its score, or `?` (none:
+/// left unknown at the time limit).
 pub fn row_answer(row: &serde_json::Value) -> String {
     match (row["wld"].as_str(), row["score"].as_i64()) {
         (Some(wld), _) => wld.to_string(),
@@ -307,6 +308,33 @@ pub struct OutputArgs {
     /// what each line holds is said after the options.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `--time-limit`, declared once for the commands that answer positions one after another
+/// (`engine solve`, `dfpn score` and `dfpn wld`): a position over it is left unknown and the
+/// run goes on, so that one hard position does not hold up a file.
+#[derive(clap::Args, Debug, Clone, Copy, Default)]
+pub struct TimeLimitArgs {
+    /// Seconds (wall) per position before it is left unknown, the run going on with the
+    /// next; its row says `unknown` (default: none).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time_limit: Option<f64>,
+}
+
+impl TimeLimitArgs {
+    /// When a position started now must be answered.
+    pub fn deadline(&self) -> Option<std::time::Instant> {
+        self.time_limit
+            .map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s))
+    }
+}
+
+/// A positive, finite number of seconds.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e9)
+        .ok_or_else(|| format!("{text:?}: a positive number of seconds"))
 }
 
 /// `--shard I/N`, declared once for every batch command of every tool: part I of N of the
@@ -445,6 +473,8 @@ pub struct Totals {
     pub seconds: f64,
     /// Answers that disagree with the file's.
     pub mismatches: usize,
+    /// Positions left unknown at the time limit (`--time-limit`), not among `positions`.
+    pub unknown: usize,
     /// Whether Ctrl-C or SIGTERM ended the run early.
     pub interrupted: bool,
     /// The run, which its parts share (`engine merge` refuses parts of different runs).
@@ -470,6 +500,13 @@ impl Totals {
         self.nodes += nodes;
         self.seconds += seconds;
         self.mismatches += (expected_ok == Some(false)) as usize;
+    }
+
+    /// Counts one position left unknown at the time limit, after `nodes` and `seconds`.
+    pub fn add_unknown(&mut self, nodes: u64, seconds: f64) {
+        self.unknown += 1;
+        self.nodes += nodes;
+        self.seconds += seconds;
     }
 
     /// The JSON line of `row`, counted in the rows the summary vouches for.
@@ -500,12 +537,16 @@ impl Totals {
         } else {
             writeln!(
                 out,
-                "total: {} positions, {:.3} s, {} nodes, {:.0} nodes/s, {} mismatches{note}{}",
+                "total: {} positions, {:.3} s, {} nodes, {:.0} nodes/s, {} mismatches{}{note}{}",
                 self.positions,
                 self.seconds,
                 self.nodes,
                 self.nodes as f64 / self.seconds.max(1e-9),
                 self.mismatches,
+                match self.unknown {
+                    0 => String::new(),
+                    n => format!(", {n} unknown (over the time limit)"),
+                },
                 if self.interrupted {
                     " (interrupted)"
                 } else {

@@ -8,12 +8,13 @@
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use arrayvec::ArrayVec;
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;
+use crate::clock;
 use crate::eval::Evaluation;
 use crate::memory::share_mb;
 use crate::position::Move;
@@ -190,34 +191,17 @@ impl Midgame {
     }
 
     /// The exact solution of `board`, or `None` if `stop` is raised or `deadline` passes
-    /// first (a watcher thread raises the solver's own flag then).
+    /// first.
     fn solve_until(
         &self,
         board: &Board,
         deadline: Option<Instant>,
         stop: &AtomicBool,
     ) -> Option<Solution> {
-        let Some(deadline) = deadline else {
-            return self.solver.solve(board, -65, 65, stop);
-        };
-        let (expired, done) = (AtomicBool::new(false), AtomicBool::new(false));
-        std::thread::scope(|scope| {
-            let watcher = scope.spawn(|| {
-                while !done.load(Relaxed) {
-                    let now = Instant::now();
-                    if now >= deadline || stop.load(Relaxed) {
-                        expired.store(true, Relaxed);
-                        break;
-                    }
-                    // Wakes early when the solve ends; polls Ctrl-C meanwhile.
-                    std::thread::park_timeout((deadline - now).min(Duration::from_millis(20)));
-                }
-            });
-            let solution = self.solver.solve(board, -65, 65, &expired);
-            done.store(true, Relaxed);
-            watcher.thread().unpark();
-            solution
+        clock::until(deadline, stop, |flag| {
+            self.solver.solve(board, -65, 65, flag)
         })
+        .0
     }
 
     /// One iteration at the root: the score and the move reaching it (`first` searched

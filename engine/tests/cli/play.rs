@@ -54,6 +54,70 @@ fn match_plays_both_colours_of_each_opening() {
     assert_eq!(summary["first_nodes"], summary["second_nodes"]);
 }
 
+/// `--games`: every game in GGF, each opening's two games with the colours swapped and
+/// the result black's; the file gives positions to `solve --empties`.
+#[test]
+fn match_writes_its_games_for_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.ggf");
+    let games = games.to_str().unwrap();
+    let args = [
+        "match",
+        "--openings",
+        "2",
+        "--depth",
+        "2",
+        "--first-depth",
+        "3",
+    ];
+    let output = engine(&[&args[..], &["--json", "--games", games]].concat());
+    assert!(output.status.success(), "{output:?}");
+    let summary: serde_json::Value = serde_json::from_str(stdout(&output).trim()).unwrap();
+    let text = std::fs::read_to_string(games).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    let first = "trained depth 3 probcut 1.5 sigma";
+    let second = "hand depth 2 probcut 1.5 sigma";
+    assert!(
+        lines[0].contains(&format!("PB[{first}]PW[{second}]")),
+        "{text}"
+    );
+    assert!(
+        lines[1].contains(&format!("PB[{second}]PW[{first}]")),
+        "{text}"
+    );
+    // Black's results (empty squares to the winner), signed for the first player, are the
+    // match's wins and losses.
+    let result = |line: &str| -> i64 {
+        line.split("RE[")
+            .nth(1)
+            .unwrap()
+            .split(']')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let first = [
+        result(lines[0]),
+        -result(lines[1]),
+        result(lines[2]),
+        -result(lines[3]),
+    ];
+    let count = |f: fn(&i64) -> bool| first.iter().filter(|r| f(r)).count();
+    assert_eq!(
+        count(|r| *r > 0),
+        summary["wins"].as_u64().unwrap() as usize
+    );
+    assert_eq!(
+        count(|r| *r < 0),
+        summary["losses"].as_u64().unwrap() as usize
+    );
+    let solved = engine(&["solve", games, "--empties", "10", "--json"]);
+    assert!(solved.status.success(), "{solved:?}");
+    assert_eq!(stdout(&solved).lines().count(), 4 + 1);
+}
+
 #[test]
 fn match_sides_differ_in_depth_and_selectivity() {
     let output = engine(&[

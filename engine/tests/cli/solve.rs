@@ -420,3 +420,58 @@ fn every_answer_of_a_line_is_checked_when_asked() {
         stdout(&output)
     );
 }
+
+/// `--time-limit`: the start position (60 empties, beyond any exact solve) is left unknown
+/// at the limit, and the run goes on to FFO #1; `merge` counts the unknown row. Without
+/// the limit the run would not end: it is stopped after a minute, failing the test.
+#[test]
+fn a_position_over_the_time_limit_is_unknown_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.obf");
+    let first = std::fs::read_to_string(problems("fforum-1-19.obf")).unwrap();
+    let start = "---------------------------OX------XO--------------------------- X;";
+    std::fs::write(
+        &path,
+        format!("{start}\n{}\n", first.lines().next().unwrap()),
+    )
+    .unwrap();
+    // coreutils' `timeout` ends the run after a minute (exit 124) if the limit did not.
+    let output = Command::new("timeout")
+        .args([
+            "60",
+            env!("CARGO_BIN_EXE_engine"),
+            "solve",
+            path.to_str().unwrap(),
+        ])
+        .args("--time-limit 0.5 --json --threads 1 --hash-mb 16".split(' '))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let rows: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[0]["unknown"], true);
+    assert_eq!(rows[0]["score"], serde_json::Value::Null);
+    assert!(rows[0]["seconds"].as_f64().unwrap() >= 0.5);
+    assert_eq!(
+        (&rows[1]["score"], &rows[1]["unknown"]),
+        (&18.into(), &serde_json::Value::Null)
+    );
+    assert_eq!(
+        (&rows[2]["positions"], &rows[2]["unknown"]),
+        (&1.into(), &1.into())
+    );
+
+    let run = dir.path().join("run.jsonl");
+    std::fs::write(&run, &output.stdout).unwrap();
+    let merged = engine(&["merge", run.to_str().unwrap()]);
+    assert!(merged.status.success(), "{merged:?}");
+    let table = stdout(&merged);
+    assert!(table.contains("   1      60     ?"), "{table}");
+    assert!(
+        table.contains("total: 1 positions") && table.contains("1 unknown"),
+        "{table}"
+    );
+}

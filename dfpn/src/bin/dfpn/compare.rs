@@ -1,7 +1,8 @@
 //! `dfpn compare`: two runs over the same positions side by side (`dfpn wld` against
 //! `engine solve --wld`, or any two of `engine solve`, `dfpn score/wld`): per position each
 //! run's answer, seconds and nodes and their ratios, the answers held equal; optionally
-//! drawn (SVG).
+//! drawn (SVG). A position that either run left unknown (`--time-limit`) is listed, but
+//! its figures are kept out of the totals: a limit's seconds are not a position's cost.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -61,11 +62,13 @@ struct Pair {
     answers: (String, String),
     seconds: (f64, f64),
     nodes: (f64, f64),
+    /// Whether a run left it unknown at its time limit.
+    unknown: bool,
 }
 
 impl Pair {
     fn agree(&self) -> bool {
-        self.answers.0 == self.answers.1
+        self.unknown || self.answers.0 == self.answers.1
     }
 }
 
@@ -113,6 +116,7 @@ fn pair(first: &Side, second: &Side) -> Result<Vec<Pair>, Failure> {
                 answers: (cli::row_answer(a), cli::row_answer(b)),
                 seconds: (number(a, "seconds"), number(b, "seconds")),
                 nodes: (number(a, "nodes"), number(b, "nodes")),
+                unknown: a["unknown"] == true || b["unknown"] == true,
             }
         })
         .collect())
@@ -127,7 +131,8 @@ fn write_pair(out: &mut impl Write, p: &Pair, json: bool) -> Result<(), Failure>
                 "first": {"answer": p.answers.0, "seconds": p.seconds.0, "nodes": p.nodes.0},
                 "second": {"answer": p.answers.1, "seconds": p.seconds.1, "nodes": p.nodes.1},
                 "time_ratio": ratio(p.seconds.0, p.seconds.1),
-                "nodes_ratio": ratio(p.nodes.0, p.nodes.1), "agree": p.agree()}),
+                "nodes_ratio": ratio(p.nodes.0, p.nodes.1), "agree": p.agree(),
+                "unknown": p.unknown}),
         );
     }
     writeln!(
@@ -142,10 +147,10 @@ fn write_pair(out: &mut impl Write, p: &Pair, json: bool) -> Result<(), Failure>
         p.nodes.1,
         ratio(p.seconds.0, p.seconds.1),
         ratio(p.nodes.0, p.nodes.1),
-        if p.agree() {
-            String::new()
-        } else {
-            format!("  DIFFERENT: {}", p.answers.1)
+        match (p.unknown, p.agree()) {
+            (true, _) => "  unknown: over a time limit".to_string(),
+            (false, true) => String::new(),
+            (false, false) => format!("  DIFFERENT: {}", p.answers.1),
         }
     )?;
     Ok(())
@@ -166,7 +171,13 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     for p in &pairs {
         write_pair(out, p, json)?;
     }
-    let total = |f: fn(&Pair) -> f64| pairs.iter().map(f).sum::<f64>();
+    let total = |f: fn(&Pair) -> f64| pairs.iter().filter(|p| !p.unknown).map(f).sum::<f64>();
+    let known = pairs.iter().filter(|p| !p.unknown).count();
+    let unknown: Vec<u64> = pairs
+        .iter()
+        .filter(|p| p.unknown)
+        .map(|p| p.index)
+        .collect();
     let (s1, n1) = (total(|p| p.seconds.0), total(|p| p.nodes.0));
     let (s2, n2) = (total(|p| p.seconds.1), total(|p| p.nodes.1));
     let disagree: Vec<u64> = pairs
@@ -178,25 +189,29 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         cli::write_json(
             out,
             &serde_json::json!({"summary": true, "first": first.name, "second": second.name,
-                "positions": pairs.len(), "first_seconds": s1, "first_nodes": n1,
+                "positions": known, "unknown": unknown, "first_seconds": s1, "first_nodes": n1,
                 "second_seconds": s2, "second_nodes": n2, "time_ratio": s1 / s2,
                 "nodes_ratio": n1 / n2, "disagreements": disagree}),
         )?;
     } else {
         writeln!(
             out,
-            "total: {} positions; {}: {s1:.3} s, {n1:.0} nodes; {}: {s2:.3} s, {n2:.0} nodes; time {:.3}x, nodes {:.3}x; {} disagreements",
-            pairs.len(),
+            "total: {known} positions; {}: {s1:.3} s, {n1:.0} nodes; {}: {s2:.3} s, {n2:.0} nodes; time {:.3}x, nodes {:.3}x; {} disagreements{}",
             first.name,
             second.name,
             s1 / s2,
             n1 / n2,
-            disagree.len()
+            disagree.len(),
+            match unknown.len() {
+                0 => String::new(),
+                n => format!("; {n} left out, unknown to a run"),
+            }
         )?;
     }
     if let Some(path) = &args.plot {
         let points: Vec<(u64, f64, f64)> = pairs
             .iter()
+            .filter(|p| !p.unknown)
             .map(|p| (p.index, p.seconds.0, p.seconds.1))
             .collect();
         draw(path, &points, (&first.name, &second.name))

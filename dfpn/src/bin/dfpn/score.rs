@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use dfpn::{Step, Wld};
 use engine::cli::{self, Failure, PositionArgs};
+use engine::clock::{self, Ended};
 
 use crate::ProverArgs;
 
@@ -17,6 +18,9 @@ pub struct Args {
     /// win), "less than 0" (a loss), or both halves of 0 (a draw).
     #[arg(long, value_name = "DIR")]
     proof: Option<PathBuf>,
+    /// The proof is part of a position's work, within its time limit.
+    #[command(flatten)]
+    limit: cli::TimeLimitArgs,
     #[command(flatten)]
     pub search: ProverArgs,
 }
@@ -47,6 +51,9 @@ struct Row {
     proof_nodes: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     proof_seconds: Option<f64>,
+    /// Left unknown at `--time-limit` (its nodes are counted up to then).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    unknown: bool,
 }
 
 /// Writes the proof of the answer for position `index` to `dir`: the file and its nodes,
@@ -163,7 +170,36 @@ fn answer_one(
             .map(|(path, _, _)| path.display().to_string()),
         proof_nodes: proof.as_ref().map(|(_, nodes, _)| *nodes),
         proof_seconds: proof.as_ref().map(|(_, _, seconds)| *seconds),
+        unknown: false,
     }))
+}
+
+/// The row of a position left unknown at the time limit: the prover's counters `before` it
+/// and `after`, and its time since `start`.
+fn unknown_row(
+    index: usize,
+    obf: &engine::Obf,
+    before: &dfpn::Stats,
+    after: &dfpn::Stats,
+    start: Instant,
+) -> Row {
+    Row {
+        index,
+        empties: obf.position.board.empty_count(),
+        score: None,
+        best_move: None,
+        wld: None,
+        nodes: after.nodes() - before.nodes(),
+        dfpn_nodes: after.dfpn_nodes - before.dfpn_nodes,
+        leaf_nodes: after.leaf_nodes - before.leaf_nodes,
+        seconds: start.elapsed().as_secs_f64(),
+        steps: Vec::new(),
+        expected_ok: None,
+        proof: None,
+        proof_nodes: None,
+        proof_seconds: None,
+        unknown: true,
+    }
 }
 
 /// A row's line of the table.
@@ -171,7 +207,7 @@ fn table_line(row: &Row, obf: &engine::Obf, wld: bool) -> String {
     let answer = match (row.score, row.wld) {
         (Some(s), _) => format!("{s:+}"),
         (None, Some(w)) => w.to_string(),
-        (None, None) => String::new(),
+        (None, None) => "?".into(),
     };
     let steps: Vec<String> = row
         .steps
@@ -187,7 +223,10 @@ fn table_line(row: &Row, obf: &engine::Obf, wld: bool) -> String {
         row.seconds,
         row.nodes,
         row.nodes as f64 / row.seconds.max(1e-9),
-        steps.join(" "),
+        match row.unknown {
+            true => "unknown: over the time limit".into(),
+            false => steps.join(" "),
+        },
         cli::mismatch_note(obf, row.expected_ok, wld)
     )
 }
@@ -205,18 +244,26 @@ pub fn run(args: &Args, wld: bool, out: &mut impl Write) -> Result<(), Failure> 
         progress.suspend(|| writeln!(out, "{}", header(wld)))?;
     }
     for (index, obf) in &positions {
-        let row = answer_one(
-            &mut prover,
-            (*index, obf),
-            wld,
-            args.proof.as_deref(),
-            &stop,
-        )?;
-        let Some(row) = row else {
-            summary.interrupted = true;
-            break;
+        let start = Instant::now();
+        let before = prover.stats();
+        let (row, ended) = clock::until(args.limit.deadline(), &stop, |flag| {
+            answer_one(&mut prover, (*index, obf), wld, args.proof.as_deref(), flag)
+        });
+        let row = match row? {
+            Some(row) => {
+                summary.add(row.nodes, row.seconds, row.expected_ok);
+                row
+            }
+            None if ended == Ended::Deadline => {
+                let row = unknown_row(*index, obf, &before, &prover.stats(), start);
+                summary.add_unknown(row.nodes, row.seconds);
+                row
+            }
+            None => {
+                summary.interrupted = true;
+                break;
+            }
         };
-        summary.add(row.nodes, row.seconds, row.expected_ok);
         let line = match json {
             true => summary.json_row(&row),
             false => table_line(&row, obf, wld),

@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use engine::cli::{self, Failure, Selectivity};
 use engine::eval::Evaluation;
 use engine::game::Game;
+use engine::ggf;
 use engine::position::{Color, Move};
 use engine::search::midgame::Midgame;
 
@@ -46,6 +47,10 @@ pub struct Args {
     second_selectivity: Selectivity,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Write every game to this file in GGF, one a line (each opening's game with the first
+    /// player black, then the other): positions for `engine solve FILE --empties N`.
+    #[arg(long, value_name = "FILE")]
+    games: Option<std::path::PathBuf>,
     #[command(flatten)]
     threads: cli::ThreadArgs,
     #[command(flatten)]
@@ -78,10 +83,13 @@ struct Player {
     eval: Arc<dyn Evaluation>,
     depth: u32,
     selectivity: Selectivity,
+    /// As the games file names the player.
+    name: String,
 }
 
-/// One game's final disc difference for black and the nodes each colour searched.
+/// One game: its moves, black's final disc difference and the nodes each colour searched.
 struct Outcome {
+    game: Game,
     discs: i32,
     nodes: [u64; 2],
 }
@@ -95,36 +103,41 @@ fn play(opening: &Game, black: &Player, white: &Player, stop: &AtomicBool) -> Op
         midgame
     });
     let mut nodes = [0; 2];
-    let mut position = *opening.last();
-    while !position.board.is_game_over() {
+    let mut game = opening.clone();
+    while !game.last().board.is_game_over() {
+        let position = *game.last();
         let side = (position.side == Color::White) as usize;
         let analysis = searchers[side].iterate(&position.board, players[side].depth, None, stop);
         if stop.load(Relaxed) {
             return None;
         }
         nodes[side] += analysis.nodes;
-        position = position
-            .play(analysis.best_move.unwrap_or(Move::Pass))
+        game.play(analysis.best_move.unwrap_or(Move::Pass))
             .expect("the search plays legal moves");
     }
-    let (b, w) = position.discs();
+    let (b, w) = game.last().discs();
     Some(Outcome {
         discs: b.count_ones() as i32 - w.count_ones() as i32,
+        game,
         nodes,
     })
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
-    let first = Player {
-        eval: cli::load_eval(&args.first)?,
-        depth: args.first_depth.unwrap_or(args.depth),
-        selectivity: args.first_selectivity,
+    let player = |eval: &str, depth: Option<u32>, selectivity: Selectivity| {
+        let depth = depth.unwrap_or(args.depth);
+        Ok::<_, Failure>(Player {
+            eval: cli::load_eval(eval)?,
+            depth,
+            selectivity,
+            name: format!(
+                "{eval} depth {depth} {}",
+                cli::selectivity_name(selectivity)
+            ),
+        })
     };
-    let second = Player {
-        eval: cli::load_eval(&args.second)?,
-        depth: args.second_depth.unwrap_or(args.depth),
-        selectivity: args.second_selectivity,
-    };
+    let first = player(&args.first, args.first_depth, args.first_selectivity)?;
+    let second = player(&args.second, args.second_depth, args.second_selectivity)?;
     let stop = cli::interrupt_flag();
     let mut rng = StdRng::seed_from_u64(args.seed);
     let openings: Vec<Game> = (0..args.openings)
@@ -132,18 +145,23 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         .collect();
     let pool = args.threads.pool()?;
     let progress = cli::progress_bar(2 * openings.len() as u64, "games");
-    // Per game, for the first player: disc difference, its nodes, the second's nodes.
-    let results: Vec<Option<(i32, u64, u64)>> = pool.install(|| {
+    // Per game: its GGF, and for the first player: disc difference, its nodes, the second's.
+    let results: Vec<Option<(String, i32, u64, u64)>> = pool.install(|| {
         openings
             .par_iter()
             .flat_map(|opening| [(opening, true), (opening, false)])
             .map(|(opening, first_is_black)| {
-                let result = if first_is_black {
-                    play(opening, &first, &second, &stop).map(|o| (o.discs, o.nodes[0], o.nodes[1]))
-                } else {
-                    play(opening, &second, &first, &stop)
-                        .map(|o| (-o.discs, o.nodes[1], o.nodes[0]))
+                let (black, white) = match first_is_black {
+                    true => (&first, &second),
+                    false => (&second, &first),
                 };
+                let result = play(opening, black, white, &stop).map(|o| {
+                    let text = ggf::format(&o.game, &black.name, &white.name);
+                    match first_is_black {
+                        true => (text, o.discs, o.nodes[0], o.nodes[1]),
+                        false => (text, -o.discs, o.nodes[1], o.nodes[0]),
+                    }
+                });
                 progress.inc(1);
                 result
             })
@@ -153,8 +171,13 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     if stop.load(Relaxed) {
         return Err(Failure::Interrupted);
     }
-    let results: Vec<(i32, u64, u64)> = results.into_iter().flatten().collect();
-    let discs: Vec<i32> = results.iter().map(|r| r.0).collect();
+    let results: Vec<(String, i32, u64, u64)> = results.into_iter().flatten().collect();
+    if let Some(path) = &args.games {
+        let text: String = results.iter().map(|r| r.0.clone() + "\n").collect();
+        std::fs::write(path, text)
+            .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+    }
+    let discs: Vec<i32> = results.iter().map(|r| r.1).collect();
     let games = discs.len();
     let wins = discs.iter().filter(|&&d| d > 0).count();
     let draws = discs.iter().filter(|&&d| d == 0).count();
@@ -171,8 +194,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         losses: games - wins - draws,
         score: (wins as f64 + draws as f64 / 2.0) / games as f64,
         mean_discs: discs.iter().sum::<i32>() as f64 / games as f64,
-        first_nodes: results.iter().map(|r| r.1).sum(),
-        second_nodes: results.iter().map(|r| r.2).sum(),
+        first_nodes: results.iter().map(|r| r.2).sum(),
+        second_nodes: results.iter().map(|r| r.3).sum(),
     };
     if args.output.json {
         cli::write_json(out, &summary)

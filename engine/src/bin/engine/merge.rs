@@ -111,7 +111,10 @@ fn write_rows(
         let nodes = row["nodes"].as_u64().unwrap_or(0);
         let seconds = row["seconds"].as_f64().unwrap_or(0.0);
         let expected_ok = row["expected_ok"].as_bool();
-        totals.add(nodes, seconds, expected_ok);
+        match row["unknown"] == true {
+            true => totals.add_unknown(nodes, seconds),
+            false => totals.add(nodes, seconds, expected_ok),
+        }
         if json {
             let line = totals.json_row(row);
             writeln!(out, "{line}")?;

@@ -2,6 +2,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use engine::cli::{self, Failure, PositionArgs};
+use engine::clock::{self, Ended};
 use engine::game::format_moves;
 use engine::search::{Solver, Wld};
 
@@ -23,6 +24,8 @@ pub struct Args {
     #[arg(long)]
     check_all_answers: bool,
     #[command(flatten)]
+    limit: cli::TimeLimitArgs,
+    #[command(flatten)]
     output: cli::OutputArgs,
 }
 
@@ -30,8 +33,8 @@ pub struct Args {
 struct Row {
     index: usize,
     empties: u32,
-    /// The score, or with `--wld` its sign (+1, 0, -1).
-    score: i32,
+    /// The score, or with `--wld` its sign (+1, 0, -1); null when unknown.
+    score: Option<i32>,
     /// With `--wld`: win, draw or loss.
     #[serde(skip_serializing_if = "Option::is_none")]
     wld: Option<Wld>,
@@ -41,6 +44,9 @@ struct Row {
     pv: String,
     /// Whether the score and move agree with the answers on the OBF line (null: none given).
     expected_ok: Option<bool>,
+    /// Left unknown at `--time-limit` (its nodes are not counted then).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    unknown: bool,
 }
 
 /// From this many empties an exact solve may run for days.
@@ -134,59 +140,90 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     for (index, obf) in &positions {
         let board = obf.position.board;
         let start = Instant::now();
-        let Some(solution) = pool.install(|| solver.solve(&board, alpha, beta, &stop)) else {
-            summary.interrupted = true;
-            break;
-        };
-        let score = if args.wld {
-            solution.score.signum()
-        } else {
-            solution.score
-        };
-        let mut expected_ok = cli::check_answers(obf, score, solution.best_move, args.wld);
-        let mut nodes = solution.nodes;
-        let mut note = cli::mismatch_note(obf, expected_ok, args.wld);
-        if args.check_all_answers && expected_ok == Some(true) {
-            let Some((others, more_nodes)) =
-                check_other_answers(obf, &solver, &pool, args.wld, &stop)
-            else {
+        // The other answers' checks are part of the position's work, its time limit too.
+        let (answer, ended) = clock::until(args.limit.deadline(), &stop, |flag| {
+            let solution = pool.install(|| solver.solve(&board, alpha, beta, flag))?;
+            let score = match args.wld {
+                true => solution.score.signum(),
+                false => solution.score,
+            };
+            let expected_ok = cli::check_answers(obf, score, solution.best_move, args.wld);
+            let others = match args.check_all_answers && expected_ok == Some(true) {
+                true => Some(check_other_answers(obf, &solver, &pool, args.wld, flag)?),
+                false => None,
+            };
+            Some((solution, score, expected_ok, others))
+        });
+        let seconds = start.elapsed().as_secs_f64();
+        let (row, note) = match answer {
+            Some((solution, score, mut expected_ok, others)) => {
+                let mut note = cli::mismatch_note(obf, expected_ok, args.wld);
+                let mut nodes = solution.nodes;
+                if let Some((others, more_nodes)) = others {
+                    if let Err(why) = others {
+                        expected_ok = Some(false);
+                        note = why;
+                    }
+                    nodes += more_nodes;
+                }
+                summary.add(nodes, seconds, expected_ok);
+                let row = Row {
+                    index: *index,
+                    empties: board.empty_count(),
+                    score: Some(score),
+                    wld: args.wld.then(|| Wld::of_score(score)),
+                    best_move: solution.best_move.map(|m| m.to_string()),
+                    nodes,
+                    seconds,
+                    pv: format_moves(&solution.pv),
+                    expected_ok,
+                    unknown: false,
+                };
+                (row, note)
+            }
+            None if ended == Ended::Deadline => {
+                summary.add_unknown(0, seconds);
+                let row = Row {
+                    index: *index,
+                    empties: board.empty_count(),
+                    score: None,
+                    wld: None,
+                    best_move: None,
+                    nodes: 0,
+                    seconds,
+                    pv: String::new(),
+                    expected_ok: None,
+                    unknown: true,
+                };
+                (row, String::new())
+            }
+            None => {
                 summary.interrupted = true;
                 break;
-            };
-            if let Err(why) = others {
-                expected_ok = Some(false);
-                note = why;
             }
-            nodes += more_nodes;
-        }
-        // The checks of the other answers are part of the position's time and nodes.
-        let seconds = start.elapsed().as_secs_f64();
-        summary.add(nodes, seconds, expected_ok);
-        let row = Row {
-            index: *index,
-            empties: board.empty_count(),
-            score,
-            wld: args.wld.then(|| Wld::of_score(score)),
-            best_move: solution.best_move.map(|m| m.to_string()),
-            nodes,
-            seconds,
-            pv: format_moves(&solution.pv),
-            expected_ok,
         };
         let line = if args.output.json {
             summary.json_row(&row)
         } else {
+            let answer = match (row.unknown, row.wld, row.score) {
+                (true, _, _) => "?".to_string(),
+                (_, Some(w), _) => w.to_string(),
+                (_, None, score) => format!("{:+}", score.unwrap_or(0)),
+            };
             format!(
                 "{:>4} {:>7} {:>5} {:>4} {:>9.3} {:>14} {:>12.0}  {}{}",
                 row.index,
                 row.empties,
-                row.wld
-                    .map_or_else(|| format!("{:+}", row.score), |w| w.to_string()),
+                answer,
                 row.best_move.as_deref().unwrap_or("--"),
                 row.seconds,
                 row.nodes,
                 row.nodes as f64 / row.seconds.max(1e-9),
-                row.pv,
+                if row.unknown {
+                    "unknown: over the time limit"
+                } else {
+                    &row.pv
+                },
                 note
             )
         };
