@@ -173,9 +173,12 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     }
     let results: Vec<(String, i32, u64, u64)> = results.into_iter().flatten().collect();
     if let Some(path) = &args.games {
-        let text: String = results.iter().map(|r| r.0.clone() + "\n").collect();
-        std::fs::write(path, text)
-            .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+        cli::write_file(path, |w| {
+            for (text, ..) in &results {
+                writeln!(w, "{text}")?;
+            }
+            Ok(())
+        })?;
     }
     let discs: Vec<i32> = results.iter().map(|r| r.1).collect();
     let games = discs.len();

@@ -205,10 +205,10 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         let line = if args.output.json {
             summary.json_row(&row)
         } else {
-            let answer = match (row.unknown, row.wld, row.score) {
-                (true, _, _) => "?".to_string(),
-                (_, Some(w), _) => w.to_string(),
-                (_, None, score) => format!("{:+}", score.unwrap_or(0)),
+            let answer = match (row.wld, row.score) {
+                (Some(w), _) => w.to_string(),
+                (None, Some(score)) => format!("{score:+}"),
+                (None, None) => "?".to_string(),
             };
             format!(
                 "{:>4} {:>7} {:>5} {:>4} {:>9.3} {:>14} {:>12.0}  {}{}",
